@@ -1,0 +1,12 @@
+#include "detect/fixed_timeout.hpp"
+
+namespace vigil::detect {
+
+Result<FixedTimeout> FixedTimeout::create(Millis timeout, std::string name) {
+  if (timeout <= Millis{0})
+    return Error{"timeout must be > 0 ms, got " + std::to_string(timeout.count())};
+  if (name.empty()) name = "timeout-" + std::to_string(timeout.count()) + "ms";
+  return FixedTimeout(timeout, std::move(name));
+}
+
+}  // namespace vigil::detect

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "base/result.hpp"
+#include "base/time.hpp"
+#include "detect/inter_arrival_window.hpp"
+#include "detect/phi.hpp"
+
+namespace vigil::detect {
+
+// Defaults follow Akka's cluster failure detector (tuned for one heartbeat per second).
+struct PhiAccrualConfig {
+  TailModel model = TailModel::normal;
+  std::size_t window = 1000;                  // max-sample-size
+  double min_stddev_ms = 100.0;               // min-std-deviation: a floor under the fitted spread
+  double pause_margin_ms = 0.0;               // acceptable-heartbeat-pause, added to the mean
+  double first_heartbeat_estimate_ms = 1000;  // bootstraps the window before real gaps exist
+
+  Status validate() const;
+};
+
+// The phi-accrual failure detector (Hayashibara, Défago, Yared, Katayama 2004): instead of a
+// verdict it outputs phi = -log10 P(a live sender would have stayed silent this long), using the
+// recent inter-arrival gaps as the reference distribution. Phi is not the probability that the
+// sender is dead.
+class PhiAccrual {
+ public:
+  static Result<PhiAccrual> create(const PhiAccrualConfig& config);
+
+  // A heartbeat arrived at `now`. The first one only starts the clock; later ones add a gap.
+  void heartbeat(Millis now);
+
+  // Phi at `now` (0 before the first heartbeat).
+  double phi(Millis now) const;
+  // Phi after a silence of `silence_ms` since the last heartbeat, with the current window.
+  double phi_after(double silence_ms) const;
+  // The shortest silence at which phi reaches `threshold` (+infinity if it never does). Phi is
+  // non-decreasing in the silence for every model, so this is where a threshold detector fires.
+  double silence_to_reach(double threshold) const;
+
+  const PhiAccrualConfig& config() const { return config_; }
+  const InterArrivalWindow& window() const { return window_; }
+  std::optional<Millis> last_heartbeat() const { return last_; }
+  double mean_ms() const { return window_.mean_ms(); }
+  // The spread the normal and logistic models use: the window's, floored at min_stddev_ms.
+  double effective_stddev_ms() const;
+
+ private:
+  explicit PhiAccrual(const PhiAccrualConfig& config);
+
+  PhiAccrualConfig config_;
+  InterArrivalWindow window_;
+  std::optional<Millis> last_;
+};
+
+}  // namespace vigil::detect

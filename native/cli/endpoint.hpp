@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.hpp"
+
+namespace vigil::cli {
+
+struct Endpoint {
+  std::string host;
+  int port = 0;
+};
+
+// "HOST:PORT" with a dotted IPv4 host (or "localhost") and a port in 1..65535.
+Result<Endpoint> parse_endpoint(std::string_view text);
+
+}  // namespace vigil::cli

@@ -1,0 +1,66 @@
+#include "http/serve_cli.hpp"
+
+#include <csignal>
+#include <cstdio>
+
+#include "cli/args.hpp"
+#include "cli/endpoint.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/paths.hpp"
+#include "http/web_server.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+const std::vector<cli::Args::Spec>& specs() {
+  static const std::vector<cli::Args::Spec> s = {
+      {"http", true, "address and port to listen on", "127.0.0.1:8080"},
+      {"web", true, "directory holding the built web app", "build/web next to the binary"},
+      {"help", false, "show this help", ""},
+  };
+  return s;
+}
+
+}  // namespace
+
+int run_serve(const std::vector<std::string>& argv) {
+  auto args = cli::Args::parse(argv, specs());
+  if (!args) {
+    std::fprintf(stderr, "vigil serve: %s\n", args.error().message.c_str());
+    return cli::kUsage;
+  }
+  if (args->flag("help")) {
+    std::printf("usage: vigil serve [options]\nServes the web app over HTTP.\n\noptions:\n%s",
+                cli::Args::usage(specs()).c_str());
+    return cli::kOk;
+  }
+  auto endpoint = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8080"));
+  if (!endpoint) {
+    std::fprintf(stderr, "vigil serve: --http: %s\n", endpoint.error().message.c_str());
+    return cli::kUsage;
+  }
+  WebServerOptions options;
+  options.host = endpoint->host;
+  options.port = endpoint->port;
+  options.web_dir = args->text("web").value_or(cli::default_web_dir());
+  auto server = WebServer::start(options);
+  if (!server) {
+    std::fprintf(stderr, "vigil serve: %s\n", server.error().message.c_str());
+    return cli::kFailure;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::printf("vigil: serving %s at %s  (Ctrl-C to stop)\n", options.web_dir.c_str(),
+              (*server)->url().c_str());
+  std::fflush(stdout);
+  while (!g_stop && (*server)->service()) {
+  }
+  std::printf("vigil: stopped\n");
+  return cli::kOk;
+}
+
+}  // namespace vigil::native

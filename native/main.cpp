@@ -1,0 +1,41 @@
+// The `vigil` executable: lab experiments, the static web server, and (later) agents.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/exit_codes.hpp"
+#include "http/serve_cli.hpp"
+#include "lab/lab_cli.hpp"
+
+namespace {
+
+void print_help() {
+  std::printf(
+      "vigil — is that node dead, or just slow?\n\n"
+      "usage: vigil <command> [options]\n\n"
+      "commands:\n"
+      "  lab <experiment>   run an experiment and print its table (vigil lab --help)\n"
+      "  serve              serve the web app over HTTP (vigil serve --help)\n"
+      "  help               show this help\n\n"
+      "exit codes: 0 success, 1 runtime failure, 2 bad command line or parameters\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    print_help();
+    return vigil::cli::kUsage;
+  }
+  const std::string command = args.front();
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "help" || command == "--help" || command == "-h") {
+    print_help();
+    return vigil::cli::kOk;
+  }
+  if (command == "lab") return vigil::native::run_lab(rest);
+  if (command == "serve") return vigil::native::run_serve(rest);
+  std::fprintf(stderr, "vigil: unknown command '%s' (try vigil --help)\n", command.c_str());
+  return vigil::cli::kUsage;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds everything: the native `vigil` (build/bin/vigil) and the web app (build/web/).
+# Installs missing dependencies first (scripts/setup.sh).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+"$here/scripts/setup.sh"
+
+echo "[build] native: build/bin/vigil" >&2
+cmake -S "$here" -B "$here/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$here/build" -j"$jobs"
+
+echo "[build] web: build/web/" >&2
+# Emscripten 3.1.6's JS optimiser finds acorn only through NODE_PATH; its cache stays Debian's.
+export NODE_PATH=/usr/share/nodejs
+unset EM_CACHE
+emcmake cmake -S "$here" -B "$here/build-web" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$here/build-web" -j"$jobs"

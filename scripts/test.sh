@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: builds everything (installing what is missing), runs the unit, CLI and
+# browser tests through CTest, then the unit and CLI tests again under ASan + UBSan.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+"$here/scripts/build.sh"
+
+echo "[test] native + browser tests" >&2
+ctest --test-dir "$here/build" --output-on-failure -j"$jobs"
+
+echo "[test] unit and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
+cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=Debug -DVIGIL_SANITIZE=ON >/dev/null
+cmake --build "$here/build-asan" -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir "$here/build-asan" --output-on-failure -j"$jobs"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The `vigil` command line as a user runs it: outputs, formats, errors and exit codes.
+set -uo pipefail
+vigil=${1:?usage: cli_test.sh PATH_TO_VIGIL}
+failures=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# run EXPECTED_EXIT ARGS... : runs vigil, keeps stdout/stderr, checks the exit code.
+run() {
+  local expected=$1
+  shift
+  "$vigil" "$@" >"$out" 2>"$err"
+  local code=$?
+  if [[ $code -ne $expected ]]; then
+    echo "not ok - vigil $* exited $code, expected $expected"
+    sed 's/^/    stderr: /' "$err" | head -5
+    failures=$((failures + 1))
+    return 1
+  fi
+  echo "ok - vigil $* exits $expected"
+}
+
+# expect_in FILE TEXT: the output contains TEXT.
+expect_in() {
+  if grep -qF -- "$2" "$1"; then
+    echo "ok -   output has '$2'"
+  else
+    echo "not ok -   output lacks '$2'"
+    head -5 "$1" | sed 's/^/    got: /'
+    failures=$((failures + 1))
+  fi
+}
+
+# json_check EXPRESSION: evaluates a JavaScript expression over the parsed stdout as `j`.
+json_check() {
+  if node -e "const j = JSON.parse(require('fs').readFileSync('$out', 'utf8')); if (!($1)) process.exit(1)"; then
+    echo "ok -   json: $1"
+  else
+    echo "not ok -   json: $1"
+    head -c 400 "$out" | sed 's/^/    got: /'
+    failures=$((failures + 1))
+  fi
+}
+
+# Help and dispatch.
+run 0 --help && expect_in "$out" "lab <experiment>"
+run 2 && expect_in "$out" "usage: vigil"
+run 2 frobnicate && expect_in "$err" "unknown command 'frobnicate'"
+run 0 lab --help && expect_in "$out" "detectors"
+run 2 lab nosuch && expect_in "$err" "unknown experiment 'nosuch'"
+run 0 lab phi --help && expect_in "$out" "--silence"
+
+# lab phi: seed 001's numbers, every format, and every kind of bad input.
+run 0 lab phi --mean 1000 --std 50 --silence 1200 --format json && json_check "j.phi > 4.49 && j.phi < 4.51"
+run 0 lab phi --mean 1000 --std 300 --silence 1200 --format json && json_check "j.phi > 0.59 && j.phi < 0.61"
+run 0 lab phi --mean 1000 --std 50 --silence 1200 --pause 200 --format json &&
+  json_check "Math.abs(j.phi - Math.log10(2)) < 1e-12"
+run 0 lab phi --mean=1000 --silence=2302.585 --model exponential --format json && json_check "Math.abs(j.phi - 1) < 1e-4"
+run 0 lab phi --mean 1000 --std 50 --silence 1200 && expect_in "$out" "phi: 4.4993"
+run 0 lab phi --mean 1000 --std 50 --silence 1200 --format csv && expect_in "$out" "phi,4.499335"
+run 2 lab phi --mean 1000 --silence 1200 && expect_in "$err" "missing required option --std"
+run 2 lab phi --mean 1000 --std 0 --silence 1200 && expect_in "$err" "standard deviation must be > 0"
+run 2 lab phi --mean 1000 --std 50 --silence -5 && expect_in "$err" "silence"
+run 2 lab phi --mean abc --std 50 --silence 1200 && expect_in "$err" "--mean expects a number, got 'abc'"
+run 2 lab phi --mean 1000 --std 50 --silence 1200 --model weibull && expect_in "$err" "--model must be one of"
+run 2 lab phi --mean 1000 --std 50 --silence 1200 --format xml && expect_in "$err" "--format must be one of table|csv|json"
+run 2 lab phi --mean 1000 --std 50 --silence 1200 --bogus 1 && expect_in "$err" "unknown option --bogus"
+run 2 lab phi --mean && expect_in "$err" "option --mean needs a value"
+run 2 lab phi --mean 1000 --std 50 --silence 1200 --seed -1 && expect_in "$err" "--seed must be in"
+
+# lab detectors: the table, its JSON rows, and validation.
+run 0 lab detectors --scenario stable --runs 1 --seconds 10 && expect_in "$out" "timeout-300ms"
+run 0 lab detectors --format json &&
+  json_check "j.length === 20 && j.every(r => 'scenario' in r && 'detector' in r && 'false_alarms_per_min' in r && 'false_suspicion_ms' in r && r.detection_ms > 0)"
+run 0 lab detectors --scenario jitter --format json &&
+  json_check "j.find(r => r.detector === 'timeout-300ms').false_alarms_per_min >= 3 && j.find(r => r.detector === 'phi-12').false_alarms_per_min === 0"
+run 0 lab detectors --scenario pause --format csv && expect_in "$out" "scenario,detector,false_alarms_per_min,false_suspicion_ms,detection_ms"
+run 2 lab detectors --scenario lossy && expect_in "$err" "--scenario must be one of"
+run 2 lab detectors --runs 0 && expect_in "$err" "--runs must be between 1 and 1000"
+run 2 lab detectors --seconds 2.5 && expect_in "$err" "--seconds expects a whole number"
+
+# lab timeouts: seed 004's table, exactly, by default.
+run 0 lab timeouts && expect_in "$out" "1200                346"
+run 0 lab timeouts --format json &&
+  json_check "j.timeouts.length === 5 && j.phi.length === 5 && j.timeouts[0].false_alarms_per_hour === 346 && Math.round(j.window_mean_ms) === 1009"
+run 2 lab timeouts --gaps 1 && expect_in "$err" "--gaps must be between"
+
+# serve: a missing web app is a runtime failure with a hint, a bad address a usage error.
+run 1 serve --web /nonexistent --http 127.0.0.1:18080 && expect_in "$err" "index.html missing"
+run 2 serve --http 127.0.0.1:99999 && expect_in "$err" "port must be a number in 1..65535"
+run 2 serve --http example.org:80 && expect_in "$err" "host must be an IPv4 address"
+
+if ((failures)); then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all CLI checks passed"

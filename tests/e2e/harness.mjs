@@ -1,0 +1,115 @@
+// Shared pieces of the browser tests: a vigil web server on a free loopback port, Debian's
+// Chromium driven by playwright-core, console-error collection and screenshot checks.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export function parseArgs(argv) {
+  const args = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!argv[i].startsWith('--') || i + 1 >= argv.length) throw new Error(`bad argument ${argv[i]}`);
+    args[argv[i].slice(2)] = argv[i + 1];
+  }
+  for (const key of ['vigil', 'web', 'artifacts'])
+    if (!args[key]) throw new Error(`missing --${key}`);
+  mkdirSync(args.artifacts, { recursive: true });
+  return args;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Starts `vigil serve` and resolves once it prints its URL.
+export async function startServer(vigil, webDir) {
+  const port = await freePort();
+  const child = spawn(vigil, ['serve', '--http', `127.0.0.1:${port}`, '--web', webDir],
+                      { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`vigil serve did not start: ${out}`)), 10000);
+    const onData = (chunk) => {
+      out += chunk;
+      const m = out.match(/at (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => { out += chunk; });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vigil serve exited ${code}: ${out}`)); });
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+export const chromiumFlags = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+];
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumFlags });
+}
+
+// A page that records console errors and uncaught exceptions.
+export async function openPage(browser, viewport = { width: 1400, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err.stack || err)));
+  return { page, errors };
+}
+
+// Waits until window.vigil.state() exists and has drawn `frames` frames.
+export async function waitForFrames(page, frames = 3, timeout = 30000) {
+  await page.waitForFunction((n) => {
+    const s = window.vigil && window.vigil.state();
+    return s && s.frame >= n;
+  }, frames, { timeout, polling: 100 });
+}
+
+// Saves a screenshot and measures it in the browser: how many distinct colours and what share
+// of pixels differ from the most common one. A blank or single-colour page scores near zero.
+export async function screenshotStats(browser, page, file) {
+  const png = await page.screenshot({ path: file });
+  const probe = await browser.newPage();
+  try {
+    return await probe.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + b64;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width; c.height = img.height;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, c.width, c.height).data;
+      const counts = new Map();
+      for (let i = 0; i < data.length; i += 4) {
+        const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+        counts.set(key, (counts.get(key) || 0) + 1);
+      }
+      const top = Math.max(...counts.values());
+      const pixels = data.length / 4;
+      return { colors: counts.size, nonBackground: 1 - top / pixels, width: c.width, height: c.height };
+    }, png.toString('base64'));
+  } finally {
+    await probe.close();
+  }
+}
+
+export function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+  console.log(`ok - ${message}`);
+}
+
+export function artifact(args, name) {
+  return path.join(args.artifacts, name);
+}

@@ -1,0 +1,345 @@
+#include "panels/phi_tail_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "detect/phi.hpp"
+#include "plot/plot.hpp"
+
+namespace vigil::web {
+
+namespace {
+
+constexpr detect::TailModel kModelOrder[] = {detect::TailModel::normal, detect::TailModel::logistic,
+                                             detect::TailModel::exponential, detect::TailModel::empirical};
+constexpr const char* kModelNames[] = {"normal", "logistic", "exponential", "empirical"};
+constexpr ImU32 kModelColors[] = {plot::colors::blue, plot::colors::purple, plot::colors::orange,
+                                  plot::colors::green};
+constexpr double kHistorySeconds = 10.0;
+// A tab in the background gets no frames; on return, skip ahead rather than replay a burst.
+constexpr double kMaxStepMs = 100.0;
+
+double normal_pdf(double x, double mean, double sd) {
+  const double z = (x - mean) / sd;
+  return std::exp(-0.5 * z * z) / (sd * std::sqrt(2.0 * std::numbers::pi));
+}
+
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextColored(ImVec4(0.65f, 0.75f, 1.0f, 1.0f), "%s", title);
+  ImGui::Separator();
+}
+
+bool slider(const char* label, double* v, double lo, double hi, const char* fmt) {
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt, ImGuiSliderFlags_AlwaysClamp);
+}
+
+}  // namespace
+
+PhiTailPanel::PhiTailPanel(const UrlParams& params) {
+  mean_ms_ = params.number("mean", mean_ms_, 1, 60000);
+  std_ms_ = params.number("std", std_ms_, 0.1, 60000);
+  pause_ms_ = params.number("pause", pause_ms_, 0, 60000);
+  silence_ms_ = params.number("silence", silence_ms_, 0, 600000);
+  if (auto m = params.text("model"))
+    if (auto parsed = detect::parse_tail_model(*m)) model_ = static_cast<int>(parsed.value());
+  follow_live_ = params.flag("follow");
+  log_density_ = params.flag("log");
+  interval_ms_ = params.number("interval", interval_ms_, 10, 5000);
+  delay_ms_ = params.number("delay", delay_ms_, 0, 2000);
+  jitter_ms_ = params.number("jitter", jitter_ms_, 0, 2000);
+  loss_pct_ = params.number("loss", loss_pct_, 0, 90);
+  seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
+  restart_live();
+}
+
+void PhiTailPanel::restart_live() {
+  sim::HeartbeatConfig c;
+  c.interval = Millis{std::llround(interval_ms_)};
+  c.delay = sim::DelayModel::normal(delay_ms_, jitter_ms_);
+  c.loss = loss_pct_ / 100.0;
+  stream_ = sim::HeartbeatStream::create(c, sim::Rng(seed_).fork(restarts_++)).value();
+  for (std::size_t i = 0; i < kModels; ++i) {
+    detect::PhiAccrualConfig dc;
+    dc.model = kModelOrder[i];
+    dc.window = 100;
+    dc.min_stddev_ms = std::max(1.0, interval_ms_ / 10.0);
+    dc.first_heartbeat_estimate_ms = interval_ms_;
+    detectors_[i] = detect::PhiAccrual::create(dc).value();
+  }
+  now_ = Millis{0};
+  carry_ms_ = 0;
+  received_ = 0;
+  history_.clear();
+}
+
+void PhiTailPanel::apply_link() {
+  auto s = stream_->reconfigure(Millis{std::llround(interval_ms_)},
+                                sim::DelayModel::normal(delay_ms_, jitter_ms_), loss_pct_ / 100.0);
+  link_error_ = s ? "" : s.error().message;
+}
+
+std::optional<double> PhiTailPanel::live_silence_ms() const {
+  const auto last = detectors_[0]->last_heartbeat();
+  if (!last) return std::nullopt;
+  return static_cast<double>((now_ - *last).count());
+}
+
+void PhiTailPanel::follow_live() {
+  const auto& d = *detectors_[0];
+  mean_ms_ = d.mean_ms();
+  std_ms_ = d.effective_stddev_ms();
+  silence_ms_ = live_silence_ms().value_or(0.0);
+}
+
+void PhiTailPanel::advance(double real_ms) {
+  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs);
+  const double whole = std::floor(carry_ms_);
+  carry_ms_ -= whole;
+  now_ += Millis{static_cast<std::int64_t>(whole)};
+  for (const auto& hb : stream_->advance(now_)) {
+    for (auto& d : detectors_) d->heartbeat(hb.arrived);
+    ++received_;
+  }
+  Sample s{static_cast<double>(now_.count()) / 1000.0, {}};
+  for (std::size_t i = 0; i < kModels; ++i) s.phi[i] = detectors_[i]->phi(now_);
+  history_.push_back(s);
+  while (!history_.empty() && history_.front().t_s < s.t_s - kHistorySeconds) history_.pop_front();
+  if (follow_live_) follow_live();
+}
+
+double PhiTailPanel::reference_phi() const {
+  const auto model = kModelOrder[model_];
+  if (model == detect::TailModel::empirical)
+    return detect::phi_empirical(silence_ms_, detectors_[3]->window().unordered(), pause_ms_);
+  // Sliders keep every input in range, so the checked function cannot fail here.
+  return detect::phi(silence_ms_, mean_ms_, std_ms_, pause_ms_, model).value();
+}
+
+void PhiTailPanel::draw() {
+  const float font = ImGui::GetFontSize();
+  const float controls_width = std::min(font * 22.0f, ImGui::GetContentRegionAvail().x * 0.4f);
+  ImGui::BeginChild("controls", ImVec2(controls_width, 0), false);
+  draw_controls();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("plots", ImVec2(0, 0), false);
+  const float h = ImGui::GetContentRegionAvail().y;
+  const float gap = ImGui::GetStyle().ItemSpacing.y;
+  draw_reference_plot(h * 0.36f - gap);
+  draw_live_phi_plot(h * 0.36f - gap);
+  draw_histogram_plot(h * 0.28f - gap);
+  ImGui::EndChild();
+}
+
+void PhiTailPanel::draw_controls() {
+  const float label_width = ImGui::GetFontSize() * 8.5f;
+  ImGui::TextWrapped("phi = -log10 P(a live sender stays silent this long). It measures how unusual "
+                     "the silence is, not the chance the sender is dead.");
+  ImGui::Spacing();
+  section("Reference distribution");
+  ImGui::PushItemWidth(-label_width);
+  ImGui::Combo("tail model", &model_, kModelNames, static_cast<int>(kModels));
+  ImGui::BeginDisabled(follow_live_);
+  slider("mean (ms)", &mean_ms_, 1, 3000, "%.1f");
+  slider("std-dev (ms)", &std_ms_, 1, 1000, "%.1f");
+  slider("silence (ms)", &silence_ms_, 0, 6000, "%.0f");
+  ImGui::EndDisabled();
+  slider("pause margin (ms)", &pause_ms_, 0, 3000, "%.0f");
+  ImGui::PopItemWidth();
+  ImGui::Checkbox("follow the live stream's fit", &follow_live_);
+  ImGui::Checkbox("log density axis", &log_density_);
+
+  const double phi = reference_phi();
+  ImGui::Spacing();
+  ImGui::SetWindowFontScale(1.6f);
+  if (std::isinf(phi)) ImGui::Text("phi = inf");
+  else ImGui::Text("phi = %.2f", phi);
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::Text("P(gap > silence) = %.3g", std::pow(10.0, -phi));
+  for (double threshold : {8.0, 12.0}) {
+    const bool over = phi >= threshold;
+    const ImVec4 color = ImGui::ColorConvertU32ToFloat4(over ? plot::colors::red : plot::colors::green);
+    if (over) ImGui::TextColored(color, "phi >= %.0f: suspect", threshold);
+    else ImGui::TextColored(color, "phi < %.0f: trust", threshold);
+    if (threshold == 8.0) ImGui::SameLine(0, label_width * 0.3f);
+  }
+
+  ImGui::Spacing();
+  section("Live heartbeat stream");
+  ImGui::PushItemWidth(-label_width);
+  bool link = false;
+  link |= slider("interval (ms)", &interval_ms_, 20, 2000, "%.0f");
+  link |= slider("delay (ms)", &delay_ms_, 0, 500, "%.0f");
+  link |= slider("jitter (ms)", &jitter_ms_, 0, 300, "%.0f");
+  link |= slider("loss (%)", &loss_pct_, 0, 50, "%.0f");
+  ImGui::PopItemWidth();
+  if (link) apply_link();
+  if (!link_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", link_error_.c_str());
+  if (ImGui::Button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
+  ImGui::SameLine();
+  if (ImGui::Button("crash")) stream_->crash(now_);
+  ImGui::SameLine();
+  if (ImGui::Button("restart")) restart_live();
+  ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
+              stream_->crashed_by(now_) ? " (sender crashed)" : "");
+  if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
+  for (std::size_t i = 0; i < kModels; ++i) {
+    const double p = history_.empty() ? 0.0 : history_.back().phi[i];
+    const ImVec4 color = ImGui::ColorConvertU32ToFloat4(kModelColors[i]);
+    if (std::isinf(p)) ImGui::TextColored(color, "%-12s inf", kModelNames[i]);
+    else ImGui::TextColored(color, "%-12s %.2f", kModelNames[i], p);
+  }
+}
+
+void PhiTailPanel::draw_reference_plot(float height) {
+  const auto model = kModelOrder[model_];
+  const double shift = pause_ms_;
+  std::vector<double> xs, ys;
+  double x_max = 0, y_max = 0;
+  const auto gaps = detectors_[3]->window().unordered();
+
+  if (model == detect::TailModel::empirical) {
+    double longest = 1;
+    for (double g : gaps) longest = std::max(longest, g);
+    x_max = std::max(longest + shift, silence_ms_) * 1.15;
+  } else if (model == detect::TailModel::exponential) {
+    x_max = std::max(shift + 5 * mean_ms_, silence_ms_ * 1.15);
+  } else {
+    x_max = std::max(mean_ms_ + shift + 4.5 * std_ms_, silence_ms_ * 1.15);
+  }
+
+  std::vector<double> bar_x, bar_y, tail_x, tail_y;
+  double bin = 0;
+  if (model == detect::TailModel::empirical) {
+    // A density histogram of the live window, shifted by the pause margin; bars beyond the
+    // silence are the tail the empirical phi counts.
+    bin = plot::nice_step(x_max, 30);
+    const int bins = static_cast<int>(std::ceil(x_max / bin));
+    std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
+    for (double g : gaps) {
+      const int b = static_cast<int>((g + shift) / bin);
+      if (b >= 0 && b < bins) counts[static_cast<std::size_t>(b)] += 1;
+    }
+    for (int b = 0; b < bins; ++b) {
+      const double center = (b + 0.5) * bin;
+      const double density = gaps.empty() ? 0 : counts[static_cast<std::size_t>(b)] / (gaps.size() * bin);
+      auto& bx = center - bin / 2 >= silence_ms_ ? tail_x : bar_x;
+      auto& by = center - bin / 2 >= silence_ms_ ? tail_y : bar_y;
+      bx.push_back(center);
+      by.push_back(density);
+      y_max = std::max(y_max, density);
+    }
+  } else {
+    const int n = 400;
+    for (int i = 0; i <= n; ++i) {
+      const double x = x_max * i / n;
+      const double y = model == detect::TailModel::exponential
+                           ? (x < shift ? 0.0 : std::exp(-(x - shift) / mean_ms_) / mean_ms_)
+                           : normal_pdf(x, mean_ms_ + shift, std_ms_);
+      xs.push_back(x);
+      ys.push_back(y);
+      y_max = std::max(y_max, y);
+    }
+  }
+  if (!(y_max > 0)) y_max = 1e-3;
+  // On the log axis the tail is visible down to 1e-12 of the peak (phi 12 territory).
+  const plot::Axis y_axis = log_density_ ? plot::Axis{y_max * 1e-12, y_max * 3, "density (log)", true}
+                                         : plot::Axis{0, y_max * 1.15, "density"};
+
+  if (plot::begin("reference", ImVec2(-1, height), {0, x_max, "gap between heartbeats (ms)"}, y_axis)) {
+    if (model == detect::TailModel::empirical) {
+      plot::bars("live gaps", bar_x, bar_y, bin, plot::colors::with_alpha(plot::colors::blue, 200));
+      plot::bars("longer than the silence", tail_x, tail_y, bin, plot::colors::with_alpha(plot::colors::orange, 220));
+    } else {
+      plot::shade_under(xs, ys, silence_ms_, x_max, plot::colors::with_alpha(plot::colors::orange, 150));
+      plot::line(kModelNames[model_], xs, ys, plot::colors::blue);
+    }
+    plot::vline("silence", silence_ms_, plot::colors::yellow);
+    plot::end();
+  }
+}
+
+void PhiTailPanel::draw_live_phi_plot(float height) {
+  const double t_end = history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
+  std::vector<double> ts;
+  std::array<std::vector<double>, kModels> phis;
+  for (const auto& s : history_) {
+    ts.push_back(s.t_s);
+    for (std::size_t i = 0; i < kModels; ++i) phis[i].push_back(s.phi[i]);
+  }
+  if (plot::begin("live-phi", ImVec2(-1, height), {t_end - kHistorySeconds, t_end, "simulated time (s)"},
+                  {0, 16, "phi over time (live stream)"})) {
+    for (std::size_t i = 0; i < kModels; ++i) plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
+    plot::hline("phi = 8", 8, plot::colors::with_alpha(plot::colors::red, 180));
+    plot::hline("phi = 12", 12, plot::colors::with_alpha(plot::colors::red, 240));
+    plot::end();
+  }
+}
+
+void PhiTailPanel::draw_histogram_plot(float height) {
+  const auto& d = *detectors_[0];
+  const auto gaps = d.window().unordered();
+  double longest = interval_ms_ * 2;
+  for (double g : gaps) longest = std::max(longest, g);
+  const double x_max = longest * 1.1;
+  const double bin = plot::nice_step(x_max, 40);
+  const int bins = static_cast<int>(std::ceil(x_max / bin));
+  std::vector<double> centers, counts(static_cast<std::size_t>(bins), 0.0);
+  for (int b = 0; b < bins; ++b) centers.push_back((b + 0.5) * bin);
+  for (double g : gaps) {
+    const int b = std::min(bins - 1, static_cast<int>(g / bin));
+    if (b >= 0) counts[static_cast<std::size_t>(b)] += 1;
+  }
+  // The fitted densities, scaled to expected counts per bin.
+  std::vector<double> xs, normal, exponential;
+  double y_max = 1;
+  for (double c : counts) y_max = std::max(y_max, c);
+  const double n = static_cast<double>(gaps.size());
+  for (int i = 0; i <= 300; ++i) {
+    const double x = x_max * i / 300;
+    xs.push_back(x);
+    normal.push_back(n * bin * normal_pdf(x, d.mean_ms(), d.effective_stddev_ms()));
+    exponential.push_back(n * bin * std::exp(-x / d.mean_ms()) / d.mean_ms());
+  }
+  if (plot::begin("histogram", ImVec2(-1, height), {0, x_max, "inter-arrival gap (ms), live window of 100"},
+                  {0, y_max * 1.2, "gaps"})) {
+    plot::bars("observed", centers, counts, bin, plot::colors::with_alpha(plot::colors::grey, 200));
+    plot::line("normal fit", xs, normal, plot::colors::blue);
+    plot::line("exponential fit", xs, exponential, plot::colors::orange);
+    if (auto s = live_silence_ms()) plot::vline("now silent", *s, plot::colors::yellow);
+    plot::end();
+  }
+}
+
+nlohmann::json PhiTailPanel::state() const {
+  nlohmann::json live_phi = nlohmann::json::object();
+  for (std::size_t i = 0; i < kModels; ++i)
+    live_phi[kModelNames[i]] = history_.empty() ? 0.0 : history_.back().phi[i];
+  const double phi = reference_phi();
+  return {
+      {"demo", "phi"},
+      {"phi", phi},
+      {"tail", std::pow(10.0, -phi)},
+      {"mean", mean_ms_},
+      {"std", std_ms_},
+      {"silence", silence_ms_},
+      {"pause", pause_ms_},
+      {"model", kModelNames[model_]},
+      {"follow", follow_live_},
+      {"live",
+       {{"sim_ms", now_.count()},
+        {"received", received_},
+        {"silence_ms", live_silence_ms().value_or(0.0)},
+        {"mean", detectors_[0]->mean_ms()},
+        {"std", detectors_[0]->effective_stddev_ms()},
+        {"crashed", stream_->crashed_by(now_)},
+        {"phi", live_phi}}},
+  };
+}
+
+}  // namespace vigil::web

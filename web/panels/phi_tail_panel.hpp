@@ -1,0 +1,65 @@
+#pragma once
+
+#include <array>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "app/url_params.hpp"
+#include "base/time.hpp"
+#include "detect/phi_accrual.hpp"
+#include "sim/heartbeat_stream.hpp"
+
+namespace vigil::web {
+
+// The phi tail demo: a reference distribution of heartbeat gaps with the tail beyond the current
+// silence shaded (phi is -log10 of that area), and a live simulated heartbeat stream whose phi is
+// plotted over time for each tail model.
+class PhiTailPanel {
+ public:
+  explicit PhiTailPanel(const UrlParams& params);
+
+  // Moves the live stream forward by a frame's worth of wall time.
+  void advance(double real_ms);
+  void draw();
+  nlohmann::json state() const;
+
+ private:
+  static constexpr std::size_t kModels = 4;  // normal, logistic, exponential, empirical
+
+  struct Sample {
+    double t_s;
+    std::array<double, kModels> phi;
+  };
+
+  void restart_live();
+  void apply_link();
+  double reference_phi() const;
+  std::optional<double> live_silence_ms() const;
+  void follow_live();
+
+  void draw_controls();
+  void draw_reference_plot(float height);
+  void draw_live_phi_plot(float height);
+  void draw_histogram_plot(float height);
+
+  // The reference distribution (sliders, or the live fit when following it).
+  double mean_ms_ = 1000, std_ms_ = 50, pause_ms_ = 0, silence_ms_ = 1200;
+  int model_ = 0;
+  bool follow_live_ = false;
+  bool log_density_ = false;  // a log axis shows the tail's shape, invisible on a linear one
+
+  // The live stream and one detector per tail model, all fed the same arrivals.
+  double interval_ms_ = 100, delay_ms_ = 30, jitter_ms_ = 20, loss_pct_ = 5;
+  std::uint32_t seed_ = 1;
+  std::uint32_t restarts_ = 0;
+  std::optional<sim::HeartbeatStream> stream_;
+  std::array<std::optional<detect::PhiAccrual>, kModels> detectors_;
+  Millis now_{0};
+  double carry_ms_ = 0;
+  std::uint64_t received_ = 0;
+  std::deque<Sample> history_;
+  std::string link_error_;
+};
+
+}  // namespace vigil::web
