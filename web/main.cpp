@@ -40,12 +40,14 @@ void fit_canvas() {
   glfwGetWindowSize(g_runtime.window, &cur_w, &cur_h);
   if (cur_w == w && cur_h == h) return;
   emscripten_set_canvas_element_size("#canvas", w, h);
-  EM_ASM({
-    if (GLFW.active) {
-      GLFW.active.width = $0;
-      GLFW.active.height = $1;
-    }
-  }, w, h);
+  EM_ASM(
+      {
+        if (GLFW.active) {
+          GLFW.active.width = $0;
+          GLFW.active.height = $1;
+        }
+      },
+      w, h);
 }
 
 void frame() {
@@ -105,7 +107,8 @@ int main() {
   ImGui::GetStyle().ScaleAllSizes(dpr);
   ImGui::GetStyle().FrameRounding = 3.0f * dpr;
   // DejaVu Sans from Debian's fonts-dejavu-core, embedded at build time.
-  if (!io.Fonts->AddFontFromFileTTF("/fonts/DejaVuSans.ttf", 15.0f * dpr)) io.Fonts->AddFontDefault();
+  if (!io.Fonts->AddFontFromFileTTF("/fonts/DejaVuSans.ttf", 15.0f * dpr))
+    io.Fonts->AddFontDefault();
 
   ImGui_ImplGlfw_InitForOpenGL(g_runtime.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -6,12 +6,14 @@
 
 namespace vigil {
 
-// An error caused by outside data (a parameter, a datagram, a command): a message a person can act on.
+// An error caused by outside data (a parameter, a datagram, a command): a message a person can act
+// on.
 struct Error {
   std::string message;
 };
 
-// std::expected is C++23 and absent from Emscripten 3.1.6's libc++; this is the small subset we use.
+// std::expected is C++23 and absent from Emscripten 3.1.6's libc++; this is the small subset we
+// use.
 template <typename T>
 class Result {
  public:
@@ -38,6 +40,8 @@ class Result {
 
 // For operations that return nothing on success.
 using Status = Result<std::monostate>;
-inline Status ok_status() { return Status(std::monostate{}); }
+inline Status ok_status() {
+  return Status(std::monostate{});
+}
 
 }  // namespace vigil

@@ -20,23 +20,29 @@ std::string number(double x) {
 
 std::string_view to_string(TailModel model) {
   switch (model) {
-    case TailModel::normal: return "normal";
-    case TailModel::logistic: return "logistic";
-    case TailModel::exponential: return "exponential";
-    case TailModel::empirical: return "empirical";
+    case TailModel::normal:
+      return "normal";
+    case TailModel::logistic:
+      return "logistic";
+    case TailModel::exponential:
+      return "exponential";
+    case TailModel::empirical:
+      return "empirical";
   }
   return "?";
 }
 
 Result<TailModel> parse_tail_model(std::string_view text) {
-  for (auto m : {TailModel::normal, TailModel::logistic, TailModel::exponential,
-                 TailModel::empirical})
+  for (auto m :
+       {TailModel::normal, TailModel::logistic, TailModel::exponential, TailModel::empirical})
     if (text == to_string(m)) return m;
   return Error{"unknown tail model '" + std::string(text) +
                "' (expected normal, logistic, exponential or empirical)"};
 }
 
-double normal_tail(double z) { return 0.5 * std::erfc(z / std::numbers::sqrt2); }
+double normal_tail(double z) {
+  return 0.5 * std::erfc(z / std::numbers::sqrt2);
+}
 
 double phi_from_tail(double tail) {
   if (tail >= 1.0) return 0.0;  // not -0.0: nothing unusual at all
@@ -64,7 +70,8 @@ double phi_exponential(double elapsed_ms, double mean_ms, double pause_margin_ms
 double phi_empirical(double elapsed_ms, std::span<const double> gaps_ms, double pause_margin_ms) {
   if (gaps_ms.empty()) return 0.0;
   const double t = elapsed_ms - pause_margin_ms;
-  const auto longer = std::count_if(gaps_ms.begin(), gaps_ms.end(), [t](double g) { return g > t; });
+  const auto longer =
+      std::count_if(gaps_ms.begin(), gaps_ms.end(), [t](double g) { return g > t; });
   return phi_from_tail(static_cast<double>(longer) / static_cast<double>(gaps_ms.size()));
 }
 
@@ -80,10 +87,14 @@ Result<double> phi(double elapsed_ms, double mean_ms, double stddev_ms, double p
   if (!std::isfinite(pause_margin_ms) || pause_margin_ms < 0.0)
     return Error{"pause margin must be a finite number of ms >= 0, got " + number(pause_margin_ms)};
   switch (model) {
-    case TailModel::normal: return phi_normal(elapsed_ms, mean_ms, stddev_ms, pause_margin_ms);
-    case TailModel::logistic: return phi_logistic(elapsed_ms, mean_ms, stddev_ms, pause_margin_ms);
-    case TailModel::exponential: return phi_exponential(elapsed_ms, mean_ms, pause_margin_ms);
-    case TailModel::empirical: break;
+    case TailModel::normal:
+      return phi_normal(elapsed_ms, mean_ms, stddev_ms, pause_margin_ms);
+    case TailModel::logistic:
+      return phi_logistic(elapsed_ms, mean_ms, stddev_ms, pause_margin_ms);
+    case TailModel::exponential:
+      return phi_exponential(elapsed_ms, mean_ms, pause_margin_ms);
+    case TailModel::empirical:
+      break;
   }
   return Error{"the empirical model needs a window of observed gaps, not a mean and deviation"};
 }

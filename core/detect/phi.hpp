@@ -36,7 +36,7 @@ double phi_empirical(double elapsed_ms, std::span<const double> gaps_ms, double 
 // The checked form, for values that come from outside (CLI, UI): elapsed >= 0, mean > 0,
 // stddev > 0 (ignored by the exponential model), pause margin >= 0, all finite.
 // The empirical model needs a window of gaps and is not available here.
-Result<double> phi(double elapsed_ms, double mean_ms, double stddev_ms, double pause_margin_ms = 0.0,
-                   TailModel model = TailModel::normal);
+Result<double> phi(double elapsed_ms, double mean_ms, double stddev_ms,
+                   double pause_margin_ms = 0.0, TailModel model = TailModel::normal);
 
 }  // namespace vigil::detect

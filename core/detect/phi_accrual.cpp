@@ -44,10 +44,14 @@ double PhiAccrual::phi_after(double silence_ms) const {
   const double mean = window_.mean_ms();
   const double margin = config_.pause_margin_ms;
   switch (config_.model) {
-    case TailModel::normal: return phi_normal(silence_ms, mean, effective_stddev_ms(), margin);
-    case TailModel::logistic: return phi_logistic(silence_ms, mean, effective_stddev_ms(), margin);
-    case TailModel::exponential: return phi_exponential(silence_ms, mean, margin);
-    case TailModel::empirical: return phi_empirical(silence_ms, window_.unordered(), margin);
+    case TailModel::normal:
+      return phi_normal(silence_ms, mean, effective_stddev_ms(), margin);
+    case TailModel::logistic:
+      return phi_logistic(silence_ms, mean, effective_stddev_ms(), margin);
+    case TailModel::exponential:
+      return phi_exponential(silence_ms, mean, margin);
+    case TailModel::empirical:
+      return phi_empirical(silence_ms, window_.unordered(), margin);
   }
   return 0.0;
 }

@@ -20,15 +20,15 @@ struct Mistake {
 // ("On the quality of service of failure detectors", 2002).
 struct QosReport {
   std::vector<Mistake> mistakes;
-  double observed_ms = 0.0;          // time the sender was up, from the first heartbeat
+  double observed_ms = 0.0;            // time the sender was up, from the first heartbeat
   std::optional<double> detection_ms;  // T_D: crash -> start of permanent suspicion
   bool crashed = false;
 
   std::size_t mistake_count() const { return mistakes.size(); }
-  double mistake_time_ms() const;      // total time wrongly suspected
-  double mistake_rate_per_min() const;  // lambda_M
+  double mistake_time_ms() const;           // total time wrongly suspected
+  double mistake_rate_per_min() const;      // lambda_M
   double mean_mistake_duration_ms() const;  // T_M (0 with no mistakes)
-  double query_accuracy() const;        // P_A: chance a random query while up gets "trust"
+  double query_accuracy() const;            // P_A: chance a random query while up gets "trust"
 };
 
 // Replays heartbeat arrival times (sorted) through `detector` and measures it. The sender is up

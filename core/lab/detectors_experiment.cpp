@@ -40,7 +40,8 @@ Status DetectorsOptions::validate() const {
   for (const auto& s : scenarios)
     if (std::find(detector_scenario_names().begin(), detector_scenario_names().end(), s) ==
         detector_scenario_names().end())
-      return Error{"unknown scenario '" + s + "' (expected stable, jitter, pause, pause-jitter or all)"};
+      return Error{"unknown scenario '" + s +
+                   "' (expected stable, jitter, pause, pause-jitter or all)"};
   if (runs < 1 || runs > 1000) return Error{"--runs must be between 1 and 1000"};
   if (seconds < 4 || seconds > 3600) return Error{"--seconds must be between 4 and 3600"};
   return ok_status();
@@ -71,7 +72,8 @@ Result<sim::HeartbeatConfig> detector_scenario(const std::string& name, int seco
 
 std::vector<std::unique_ptr<detect::Detector>> seed_detectors() {
   std::vector<std::unique_ptr<detect::Detector>> out;
-  for (auto [ms, name] : {std::pair{300, "timeout-300ms"}, {1000, "timeout-1s"}, {3000, "timeout-3s"}})
+  for (auto [ms, name] :
+       {std::pair{300, "timeout-300ms"}, {1000, "timeout-1s"}, {3000, "timeout-3s"}})
     out.push_back(std::make_unique<detect::FixedTimeout>(
         detect::FixedTimeout::create(Millis{ms}, name).value()));
   for (double threshold : {8.0, 12.0})
@@ -134,7 +136,8 @@ Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
       if (progress) progress(++done, total);
     }
     for (auto& row : scenario_rows) {
-      row.false_alarms_per_min = observed_ms > 0 ? row.false_alarms_per_min * 60000.0 / observed_ms : 0;
+      row.false_alarms_per_min =
+          observed_ms > 0 ? row.false_alarms_per_min * 60000.0 / observed_ms : 0;
       if (!row.detection_ms_by_run.empty()) {
         double sum = 0.0;
         for (double d : row.detection_ms_by_run) sum += d;
@@ -149,9 +152,9 @@ Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
 Report detectors_report(const std::vector<DetectorsRow>& rows, const DetectorsOptions& options) {
   Table t;
   t.key = "detectors";
-  t.title = "Five detectors on one heartbeat stream (every 100 ms), " + std::to_string(options.runs) +
-            " run(s) of " + std::to_string(options.seconds) + " s per scenario, seed " +
-            std::to_string(options.seed);
+  t.title = "Five detectors on one heartbeat stream (every 100 ms), " +
+            std::to_string(options.runs) + " run(s) of " + std::to_string(options.seconds) +
+            " s per scenario, seed " + std::to_string(options.seed);
   t.columns = {{"scenario", "scenario", 0},
                {"detector", "detector", 0},
                {"false_alarms_per_min", "false alarms/min", 1},
@@ -165,7 +168,8 @@ Report detectors_report(const std::vector<DetectorsRow>& rows, const DetectorsOp
   report.tables.push_back(std::move(t));
   report.notes = {
       "stable: one-way delay ~1 ms; jitter: delay normal 80±60 ms, 15% loss; pause scenarios add",
-      "three 600 ms sender stops. phi: normal model, window 100, min std-dev 10 ms. Each run scores",
+      "three 600 ms sender stops. phi: normal model, window 100, min std-dev 10 ms. Each run "
+      "scores",
       "after a 10 s warm-up; detection is measured from the crash, 1 ms after the last heartbeat."};
   return report;
 }

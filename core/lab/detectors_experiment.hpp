@@ -30,7 +30,7 @@ struct DetectorsRow {
   std::string scenario;
   std::string detector;
   double false_alarms_per_min = 0.0;
-  double false_suspicion_ms = 0.0;  // total wrongly-suspected time over all runs
+  double false_suspicion_ms = 0.0;     // total wrongly-suspected time over all runs
   std::optional<double> detection_ms;  // mean over runs of crash -> permanent suspicion
   std::vector<double> detection_ms_by_run;
   // Silence (ms since the last heartbeat) at which each false alarm fired, in order: seed 000

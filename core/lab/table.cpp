@@ -41,7 +41,9 @@ nlohmann::json cell_json(const Cell& cell) {
   return std::visit(Visitor{}, cell);
 }
 
-bool is_text(const Cell& cell) { return std::holds_alternative<std::string>(cell); }
+bool is_text(const Cell& cell) {
+  return std::holds_alternative<std::string>(cell);
+}
 
 std::string render_text(const Table& table) {
   std::vector<std::size_t> width;
@@ -57,7 +59,8 @@ std::string render_text(const Table& table) {
   // Text columns align left, numbers right, as in the seed articles' tables.
   std::vector<bool> left(table.columns.size(), false);
   for (const auto& row : table.rows)
-    for (std::size_t i = 0; i < row.size() && i < left.size(); ++i) left[i] = left[i] || is_text(row[i]);
+    for (std::size_t i = 0; i < row.size() && i < left.size(); ++i)
+      left[i] = left[i] || is_text(row[i]);
 
   std::string out;
   if (!table.title.empty()) out += table.title + "\n";
@@ -124,7 +127,8 @@ std::string render(const Report& report, Format format) {
         if (i) out += "\n";
         out += render_text(report.tables[i]);
       }
-      for (const auto& [name, value] : report.facts) out += name + ": " + format_number(value, 4) + "\n";
+      for (const auto& [name, value] : report.facts)
+        out += name + ": " + format_number(value, 4) + "\n";
       for (const auto& note : report.notes) out += note + "\n";
       return out;
     }
@@ -138,7 +142,8 @@ std::string render(const Report& report, Format format) {
       if (!report.facts.empty()) {
         if (!out.empty()) out += "\n";
         out += "fact,value\n";
-        for (const auto& [name, value] : report.facts) out += name + "," + format_number(value, 6) + "\n";
+        for (const auto& [name, value] : report.facts)
+          out += name + "," + format_number(value, 6) + "\n";
       }
       return out;
     }

@@ -37,7 +37,8 @@ Result<TimeoutsResult> run_timeouts(const TimeoutsOptions& options) {
     const double u3 = rng.uniform();
     const double bell = (u1 + u2 + u3 - 1.5) * 2.0;
     const double g = options.interval_ms + spread * bell;
-    result.gaps_ms.push_back(rng.uniform() < 0.01 ? g + 4.0 * options.interval_ms * rng.uniform() : g);
+    result.gaps_ms.push_back(rng.uniform() < 0.01 ? g + 4.0 * options.interval_ms * rng.uniform()
+                                                  : g);
   }
 
   for (int t : options.timeouts_ms) {
@@ -57,8 +58,10 @@ Result<TimeoutsResult> run_timeouts(const TimeoutsOptions& options) {
     result.timeouts.push_back(row);
   }
 
-  const auto window_len = std::min<std::size_t>(static_cast<std::size_t>(options.window), result.gaps_ms.size());
-  const std::span<const double> window(result.gaps_ms.data() + result.gaps_ms.size() - window_len, window_len);
+  const auto window_len =
+      std::min<std::size_t>(static_cast<std::size_t>(options.window), result.gaps_ms.size());
+  const std::span<const double> window(result.gaps_ms.data() + result.gaps_ms.size() - window_len,
+                                       window_len);
   double sum = 0.0;
   for (double g : window) sum += g;
   result.window_mean_ms = sum / static_cast<double>(window.size());
@@ -80,8 +83,8 @@ Report timeouts_report(const TimeoutsResult& result, const TimeoutsOptions& opti
   Report report;
   Table timeouts;
   timeouts.key = "timeouts";
-  timeouts.title = "An hour of heartbeats (" + std::to_string(options.gaps) +
-                   " gaps, seed " + std::to_string(options.seed) + "): fixed timeouts";
+  timeouts.title = "An hour of heartbeats (" + std::to_string(options.gaps) + " gaps, seed " +
+                   std::to_string(options.seed) + "): fixed timeouts";
   timeouts.columns = {{"timeout_ms", "timeout ms", 0},
                       {"false_alarms_per_hour", "false alarms/hour", 0},
                       {"detect_avg_ms", "detect avg ms", 0},
@@ -101,7 +104,8 @@ Report timeouts_report(const TimeoutsResult& result, const TimeoutsOptions& opti
     phi.rows.push_back({std::int64_t{r.silence_ms}, r.phi_normal, r.phi_logistic, r.phi_exponential,
                         r.phi_empirical});
   report.tables = {std::move(timeouts), std::move(phi)};
-  report.facts = {{"window_mean_ms", result.window_mean_ms}, {"window_std_ms", result.window_std_ms}};
+  report.facts = {{"window_mean_ms", result.window_mean_ms},
+                  {"window_std_ms", result.window_std_ms}};
   report.notes = {
       "phi normal uses the exact tail 0.5*erfc(z/sqrt 2); phi logistic is Akka's approximation,",
       "which overstates phi far in the tail. Empirical is -log10 of the share of longer gaps."};

@@ -32,8 +32,8 @@ struct TimeoutRow {
 
 struct PhiRow {
   int silence_ms = 0;
-  double phi_normal = 0.0;       // exact tail, 0.5*erfc
-  double phi_logistic = 0.0;     // Akka's approximation (what the article printed as "normal")
+  double phi_normal = 0.0;    // exact tail, 0.5*erfc
+  double phi_logistic = 0.0;  // Akka's approximation (what the article printed as "normal")
   double phi_exponential = 0.0;
   double phi_empirical = 0.0;
 };
@@ -45,7 +45,6 @@ struct TimeoutsResult {
   double window_std_ms = 0.0;
   std::vector<PhiRow> phi;
 };
-
 
 Result<TimeoutsResult> run_timeouts(const TimeoutsOptions& options);
 

@@ -70,7 +70,8 @@ std::vector<Heartbeat> HeartbeatStream::advance(Millis now) {
     next_send_ = (sent / config_.interval + 1) * config_.interval;
   }
   std::vector<Heartbeat> arrived;
-  while (!in_flight_.empty() && in_flight_.next_time() <= now) arrived.push_back(in_flight_.pop().event);
+  while (!in_flight_.empty() && in_flight_.next_time() <= now)
+    arrived.push_back(in_flight_.pop().event);
   return arrived;
 }
 

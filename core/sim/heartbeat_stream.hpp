@@ -38,9 +38,9 @@ struct SenderPause {
 struct HeartbeatConfig {
   Millis interval{100};
   DelayModel delay;
-  double loss = 0.0;                 // independent loss probability per heartbeat
-  std::vector<SenderPause> pauses;   // may also be added while running
-  std::optional<Millis> crash_at;    // nothing is sent at or after this instant
+  double loss = 0.0;                // independent loss probability per heartbeat
+  std::vector<SenderPause> pauses;  // may also be added while running
+  std::optional<Millis> crash_at;   // nothing is sent at or after this instant
 
   Status validate() const;
 };

@@ -13,13 +13,17 @@ std::uint32_t Rng::next_u32() {
   return t ^ (t >> 14);
 }
 
-double Rng::uniform() { return static_cast<double>(next_u32()) / 4294967296.0; }
+double Rng::uniform() {
+  return static_cast<double>(next_u32()) / 4294967296.0;
+}
 
 std::uint32_t Rng::below(std::uint32_t n) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(next_u32()) * n) >> 32);
 }
 
-bool Rng::chance(double p) { return uniform() < p; }
+bool Rng::chance(double p) {
+  return uniform() < p;
+}
 
 double Rng::normal() {
   // 1 - u keeps the logarithm's argument in (0, 1].

@@ -21,7 +21,8 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
+    auto spec =
+        std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
     if (spec == specs.end()) return Error{"unknown option --" + name + " (see --help)"};
     if (!spec->takes_value) {
       if (value) return Error{"option --" + name + " takes no value"};
@@ -84,8 +85,10 @@ std::string Args::usage(const std::vector<Spec>& specs) {
   std::string out;
   for (const auto& s : specs) {
     std::string left = "  --" + s.name + (s.takes_value ? " VALUE" : "");
-    if (left.size() < 24) left.resize(24, ' ');
-    else left += "  ";
+    if (left.size() < 24)
+      left.resize(24, ' ');
+    else
+      left += "  ";
     out += left + s.help;
     if (!s.default_text.empty()) out += " (default: " + s.default_text + ")";
     out += "\n";

@@ -14,7 +14,9 @@ namespace vigil::native {
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
-void on_signal(int) { g_stop = 1; }
+void on_signal(int) {
+  g_stop = 1;
+}
 
 const std::vector<cli::Args::Spec>& specs() {
   static const std::vector<cli::Args::Spec> s = {

@@ -63,7 +63,9 @@ WebServer::~WebServer() {
   if (impl_ && impl_->context) lws_context_destroy(impl_->context);
 }
 
-bool WebServer::service() { return lws_service(impl_->context, 0) >= 0; }
+bool WebServer::service() {
+  return lws_service(impl_->context, 0) >= 0;
+}
 
 std::string WebServer::url() const {
   return "http://" + impl_->options.host + ":" + std::to_string(impl_->options.port) + "/";

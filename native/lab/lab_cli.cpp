@@ -27,7 +27,9 @@ struct LabCommand {
   std::function<Result<lab::Report>(const Args&, std::uint32_t seed)> run;
 };
 
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool stderr_is_terminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
 
 // Long runs report progress on a terminal only, so pipes and CI logs stay clean.
 lab::Progress terminal_progress(const std::string& what) {
@@ -63,7 +65,8 @@ Result<lab::Report> run_phi(const Args& args, std::uint32_t) {
 Result<lab::Report> run_detectors(const Args& args, std::uint32_t seed) {
   lab::DetectorsOptions options;
   options.seed = seed;
-  auto scenario = args.choice("scenario", {"stable", "jitter", "pause", "pause-jitter", "all"}, "all");
+  auto scenario =
+      args.choice("scenario", {"stable", "jitter", "pause", "pause-jitter", "all"}, "all");
   if (!scenario) return scenario.error();
   if (*scenario != "all") options.scenarios = {*scenario};
   auto runs = args.integer("runs", options.runs);
@@ -134,8 +137,9 @@ std::vector<Args::Spec> common_specs(const LabCommand& c) {
 void print_lab_help() {
   std::printf("usage: vigil lab <experiment> [options]\n\nexperiments:\n");
   for (const auto& c : commands()) std::printf("  %-12s %s\n", c.name.c_str(), c.summary.c_str());
-  std::printf("\nevery experiment takes --seed N and --format table|csv|json; "
-              "`vigil lab <experiment> --help` lists its options.\n");
+  std::printf(
+      "\nevery experiment takes --seed N and --format table|csv|json; "
+      "`vigil lab <experiment> --help` lists its options.\n");
 }
 
 }  // namespace
@@ -156,7 +160,8 @@ int run_lab(const std::vector<std::string>& args) {
   const auto specs = common_specs(*command);
   auto parsed = Args::parse({args.begin() + 1, args.end()}, specs);
   if (!parsed) {
-    std::fprintf(stderr, "vigil lab %s: %s\n", command->name.c_str(), parsed.error().message.c_str());
+    std::fprintf(stderr, "vigil lab %s: %s\n", command->name.c_str(),
+                 parsed.error().message.c_str());
     return cli::kUsage;
   }
   if (parsed->flag("help")) {
@@ -180,7 +185,9 @@ int run_lab(const std::vector<std::string>& args) {
   if (!format) return fail(format.error());
   auto report = command->run(*parsed, static_cast<std::uint32_t>(*seed));
   if (!report) return fail(report.error());
-  const auto fmt = *format == "json" ? lab::Format::json : *format == "csv" ? lab::Format::csv : lab::Format::table;
+  const auto fmt = *format == "json"  ? lab::Format::json
+                   : *format == "csv" ? lab::Format::csv
+                                      : lab::Format::table;
   std::fputs(lab::render(*report, fmt).c_str(), stdout);
   return cli::kOk;
 }

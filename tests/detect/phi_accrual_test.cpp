@@ -93,7 +93,8 @@ TEST_CASE("a pause margin delays suspicion by exactly the margin") {
     plain.heartbeat(Millis{100 * i});
     lenient.heartbeat(Millis{100 * i});
   }
-  CHECK(lenient.silence_to_reach(8) == doctest::Approx(plain.silence_to_reach(8) + 250).epsilon(1e-9));
+  CHECK(lenient.silence_to_reach(8) ==
+        doctest::Approx(plain.silence_to_reach(8) + 250).epsilon(1e-9));
 }
 
 TEST_CASE("one long pause widens the fit and slows the next detection") {

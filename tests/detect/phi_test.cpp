@@ -91,7 +91,8 @@ TEST_CASE("invalid input is rejected with a message, never computed") {
 }
 
 TEST_CASE("tail model names round-trip") {
-  for (auto m : {TailModel::normal, TailModel::logistic, TailModel::exponential, TailModel::empirical})
+  for (auto m :
+       {TailModel::normal, TailModel::logistic, TailModel::exponential, TailModel::empirical})
     CHECK(parse_tail_model(to_string(m)).value() == m);
   CHECK_FALSE(parse_tail_model("gaussian").ok());
 }

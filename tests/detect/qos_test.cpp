@@ -14,7 +14,9 @@ std::vector<Millis> every_100ms(long from, long to) {
   for (long t = from; t <= to; t += 100) out.push_back(Millis{t});
   return out;
 }
-FixedTimeout timeout(long ms) { return FixedTimeout::create(Millis{ms}).value(); }
+FixedTimeout timeout(long ms) {
+  return FixedTimeout::create(Millis{ms}).value();
+}
 }  // namespace
 
 TEST_CASE("regular heartbeats and no crash: no mistakes, perfect accuracy") {

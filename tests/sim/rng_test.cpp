@@ -13,7 +13,8 @@ TEST_CASE("mulberry32 matches the seed articles' JavaScript generator bit for bi
   for (std::uint32_t expected : {50271532u, 266108690u, 4195786334u, 3002305430u, 2239590375u})
     CHECK(seven.next_u32() == expected);
   Rng zero(0);
-  for (std::uint32_t expected : {1144304738u, 1416247u, 958946056u}) CHECK(zero.next_u32() == expected);
+  for (std::uint32_t expected : {1144304738u, 1416247u, 958946056u})
+    CHECK(zero.next_u32() == expected);
   Rng all_ones(0xFFFFFFFFu);  // JavaScript's seed -1
   for (std::uint32_t expected : {3850105811u, 813802916u, 3073704848u})
     CHECK(all_ones.next_u32() == expected);
@@ -65,8 +66,8 @@ TEST_CASE("normal() has mean 0 and variance 1 within sampling error") {
   }
   const double mean = sum / n;
   const double var = squares / n - mean * mean;
-  CHECK(std::abs(mean) < 5.0 / std::sqrt(n));                 // sd of the mean is 1/sqrt(n)
-  CHECK(std::abs(var - 1.0) < 5.0 * std::sqrt(2.0 / n));      // sd of the variance ~ sqrt(2/n)
+  CHECK(std::abs(mean) < 5.0 / std::sqrt(n));             // sd of the mean is 1/sqrt(n)
+  CHECK(std::abs(var - 1.0) < 5.0 * std::sqrt(2.0 / n));  // sd of the variance ~ sqrt(2/n)
 }
 
 TEST_CASE("fork gives reproducible, distinct streams and leaves the parent untouched") {

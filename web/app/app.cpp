@@ -17,12 +17,14 @@ void App::frame(double real_ms) {
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                 ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("vigil", nullptr, flags);
   if (!embed_) {
     ImGui::TextColored(ImVec4(0.65f, 0.75f, 1.0f, 1.0f), "vigil");
     ImGui::SameLine();
-    ImGui::TextDisabled("is that node dead, or just slow?  |  phi accrual: how unusual is this silence?");
+    ImGui::TextDisabled(
+        "is that node dead, or just slow?  |  phi accrual: how unusual is this silence?");
     ImGui::Separator();
   }
   phi_.draw();

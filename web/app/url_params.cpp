@@ -48,7 +48,8 @@ UrlParams UrlParams::parse(const std::string& query) {
     const std::string pair = query.substr(start, end - start);
     const std::size_t eq = pair.find('=');
     if (!pair.empty())
-      p.values_[decode(pair.substr(0, eq))] = eq == std::string::npos ? "" : decode(pair.substr(eq + 1));
+      p.values_[decode(pair.substr(0, eq))] =
+          eq == std::string::npos ? "" : decode(pair.substr(eq + 1));
     start = end + 1;
   }
   return p;

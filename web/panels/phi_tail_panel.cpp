@@ -15,7 +15,8 @@ namespace vigil::web {
 namespace {
 
 constexpr detect::TailModel kModelOrder[] = {detect::TailModel::normal, detect::TailModel::logistic,
-                                             detect::TailModel::exponential, detect::TailModel::empirical};
+                                             detect::TailModel::exponential,
+                                             detect::TailModel::empirical};
 constexpr const char* kModelNames[] = {"normal", "logistic", "exponential", "empirical"};
 constexpr ImU32 kModelColors[] = {plot::colors::blue, plot::colors::purple, plot::colors::orange,
                                   plot::colors::green};
@@ -35,7 +36,8 @@ void section(const char* title) {
 }
 
 bool slider(const char* label, double* v, double lo, double hi, const char* fmt) {
-  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt, ImGuiSliderFlags_AlwaysClamp);
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt,
+                             ImGuiSliderFlags_AlwaysClamp);
 }
 
 }  // namespace
@@ -138,8 +140,9 @@ void PhiTailPanel::draw() {
 
 void PhiTailPanel::draw_controls() {
   const float label_width = ImGui::GetFontSize() * 8.5f;
-  ImGui::TextWrapped("phi = -log10 P(a live sender stays silent this long). It measures how unusual "
-                     "the silence is, not the chance the sender is dead.");
+  ImGui::TextWrapped(
+      "phi = -log10 P(a live sender stays silent this long). It measures how unusual "
+      "the silence is, not the chance the sender is dead.");
   ImGui::Spacing();
   section("Reference distribution");
   ImGui::PushItemWidth(-label_width);
@@ -157,15 +160,20 @@ void PhiTailPanel::draw_controls() {
   const double phi = reference_phi();
   ImGui::Spacing();
   ImGui::SetWindowFontScale(1.6f);
-  if (std::isinf(phi)) ImGui::Text("phi = inf");
-  else ImGui::Text("phi = %.2f", phi);
+  if (std::isinf(phi))
+    ImGui::Text("phi = inf");
+  else
+    ImGui::Text("phi = %.2f", phi);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Text("P(gap > silence) = %.3g", std::pow(10.0, -phi));
   for (double threshold : {8.0, 12.0}) {
     const bool over = phi >= threshold;
-    const ImVec4 color = ImGui::ColorConvertU32ToFloat4(over ? plot::colors::red : plot::colors::green);
-    if (over) ImGui::TextColored(color, "phi >= %.0f: suspect", threshold);
-    else ImGui::TextColored(color, "phi < %.0f: trust", threshold);
+    const ImVec4 color =
+        ImGui::ColorConvertU32ToFloat4(over ? plot::colors::red : plot::colors::green);
+    if (over)
+      ImGui::TextColored(color, "phi >= %.0f: suspect", threshold);
+    else
+      ImGui::TextColored(color, "phi < %.0f: trust", threshold);
     if (threshold == 8.0) ImGui::SameLine(0, label_width * 0.3f);
   }
 
@@ -191,8 +199,10 @@ void PhiTailPanel::draw_controls() {
   for (std::size_t i = 0; i < kModels; ++i) {
     const double p = history_.empty() ? 0.0 : history_.back().phi[i];
     const ImVec4 color = ImGui::ColorConvertU32ToFloat4(kModelColors[i]);
-    if (std::isinf(p)) ImGui::TextColored(color, "%-12s inf", kModelNames[i]);
-    else ImGui::TextColored(color, "%-12s %.2f", kModelNames[i], p);
+    if (std::isinf(p))
+      ImGui::TextColored(color, "%-12s inf", kModelNames[i]);
+    else
+      ImGui::TextColored(color, "%-12s %.2f", kModelNames[i], p);
   }
 }
 
@@ -227,7 +237,8 @@ void PhiTailPanel::draw_reference_plot(float height) {
     }
     for (int b = 0; b < bins; ++b) {
       const double center = (b + 0.5) * bin;
-      const double density = gaps.empty() ? 0 : counts[static_cast<std::size_t>(b)] / (gaps.size() * bin);
+      const double density =
+          gaps.empty() ? 0 : counts[static_cast<std::size_t>(b)] / (gaps.size() * bin);
       auto& bx = center - bin / 2 >= silence_ms_ ? tail_x : bar_x;
       auto& by = center - bin / 2 >= silence_ms_ ? tail_y : bar_y;
       bx.push_back(center);
@@ -248,15 +259,19 @@ void PhiTailPanel::draw_reference_plot(float height) {
   }
   if (!(y_max > 0)) y_max = 1e-3;
   // On the log axis the tail is visible down to 1e-12 of the peak (phi 12 territory).
-  const plot::Axis y_axis = log_density_ ? plot::Axis{y_max * 1e-12, y_max * 3, "density (log)", true}
-                                         : plot::Axis{0, y_max * 1.15, "density"};
+  const plot::Axis y_axis = log_density_
+                                ? plot::Axis{y_max * 1e-12, y_max * 3, "density (log)", true}
+                                : plot::Axis{0, y_max * 1.15, "density"};
 
-  if (plot::begin("reference", ImVec2(-1, height), {0, x_max, "gap between heartbeats (ms)"}, y_axis)) {
+  if (plot::begin("reference", ImVec2(-1, height), {0, x_max, "gap between heartbeats (ms)"},
+                  y_axis)) {
     if (model == detect::TailModel::empirical) {
       plot::bars("live gaps", bar_x, bar_y, bin, plot::colors::with_alpha(plot::colors::blue, 200));
-      plot::bars("longer than the silence", tail_x, tail_y, bin, plot::colors::with_alpha(plot::colors::orange, 220));
+      plot::bars("longer than the silence", tail_x, tail_y, bin,
+                 plot::colors::with_alpha(plot::colors::orange, 220));
     } else {
-      plot::shade_under(xs, ys, silence_ms_, x_max, plot::colors::with_alpha(plot::colors::orange, 150));
+      plot::shade_under(xs, ys, silence_ms_, x_max,
+                        plot::colors::with_alpha(plot::colors::orange, 150));
       plot::line(kModelNames[model_], xs, ys, plot::colors::blue);
     }
     plot::vline("silence", silence_ms_, plot::colors::yellow);
@@ -265,16 +280,19 @@ void PhiTailPanel::draw_reference_plot(float height) {
 }
 
 void PhiTailPanel::draw_live_phi_plot(float height) {
-  const double t_end = history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
+  const double t_end =
+      history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
   std::vector<double> ts;
   std::array<std::vector<double>, kModels> phis;
   for (const auto& s : history_) {
     ts.push_back(s.t_s);
     for (std::size_t i = 0; i < kModels; ++i) phis[i].push_back(s.phi[i]);
   }
-  if (plot::begin("live-phi", ImVec2(-1, height), {t_end - kHistorySeconds, t_end, "simulated time (s)"},
+  if (plot::begin("live-phi", ImVec2(-1, height),
+                  {t_end - kHistorySeconds, t_end, "simulated time (s)"},
                   {0, 16, "phi over time (live stream)"})) {
-    for (std::size_t i = 0; i < kModels; ++i) plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
+    for (std::size_t i = 0; i < kModels; ++i)
+      plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
     plot::hline("phi = 8", 8, plot::colors::with_alpha(plot::colors::red, 180));
     plot::hline("phi = 12", 12, plot::colors::with_alpha(plot::colors::red, 240));
     plot::end();
@@ -306,7 +324,8 @@ void PhiTailPanel::draw_histogram_plot(float height) {
     normal.push_back(n * bin * normal_pdf(x, d.mean_ms(), d.effective_stddev_ms()));
     exponential.push_back(n * bin * std::exp(-x / d.mean_ms()) / d.mean_ms());
   }
-  if (plot::begin("histogram", ImVec2(-1, height), {0, x_max, "inter-arrival gap (ms), live window of 100"},
+  if (plot::begin("histogram", ImVec2(-1, height),
+                  {0, x_max, "inter-arrival gap (ms), live window of 100"},
                   {0, y_max * 1.2, "gaps"})) {
     plot::bars("observed", centers, counts, bin, plot::colors::with_alpha(plot::colors::grey, 200));
     plot::line("normal fit", xs, normal, plot::colors::blue);

@@ -28,7 +28,9 @@ struct State {
 
 State g;
 
-double scale(const Axis& a, double v) { return a.log ? std::log10(std::max(v, 1e-300)) : v; }
+double scale(const Axis& a, double v) {
+  return a.log ? std::log10(std::max(v, 1e-300)) : v;
+}
 
 double fraction(const Axis& a, double v) {
   const double lo = scale(a, a.min), hi = scale(a, a.max);
@@ -59,9 +61,12 @@ std::string format_tick(double v, double step) {
     return buf;
   }
   if (std::abs(v) < step * 1e-6) v = 0.0;
-  const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
-  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4)) std::snprintf(buf, sizeof buf, "%.0e", v);
-  else std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  const int decimals =
+      step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4))
+    std::snprintf(buf, sizeof buf, "%.0e", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
@@ -78,7 +83,8 @@ std::vector<double> ticks(const Axis& a, int max_ticks, double* step_out) {
   }
   const double step = nice_step(a.max - a.min, max_ticks);
   *step_out = step;
-  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step) out.push_back(t);
+  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step)
+    out.push_back(t);
   return out;
 }
 
@@ -112,8 +118,12 @@ ImVec2 to_screen(double x, double y) {
                 g.area_max.y - fy * (g.area_max.y - g.area_min.y));
 }
 
-bool hovered() { return g.hovered; }
-double mouse_x() { return unscale_x(g.mouse.x); }
+bool hovered() {
+  return g.hovered;
+}
+double mouse_x() {
+  return unscale_x(g.mouse.x);
+}
 
 bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
   ImGui::PushID(id);
@@ -152,7 +162,8 @@ bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
     const std::string s = format_tick(t, step);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     const float right_edge = pos.x + size.x - ts.x - 2;  // keep the last label inside the frame
-    dl->AddText(ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label, s.c_str());
+    dl->AddText(ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label,
+                s.c_str());
   }
   const int y_ticks = std::max(2, static_cast<int>((g.area_max.y - g.area_min.y) / (font * 2.2f)));
   for (double t : ticks(g.y, y_ticks, &step)) {
@@ -166,9 +177,11 @@ bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
   // Axis titles: x centred under the ticks, y above the axis (ImGui cannot rotate text).
   if (x.label && *x.label) {
     const ImVec2 ts = ImGui::CalcTextSize(x.label);
-    dl->AddText(ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f), label, x.label);
+    dl->AddText(ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f),
+                label, x.label);
   }
-  if (y.label && *y.label) dl->AddText(ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, y.label);
+  if (y.label && *y.label)
+    dl->AddText(ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, y.label);
   dl->PushClipRect(g.area_min, g.area_max, true);
   return true;
 }
@@ -179,7 +192,8 @@ void line(const char* label, std::span<const double> xs, std::span<const double>
   std::vector<ImVec2> points;
   points.reserve(n);
   auto flush = [&] {
-    if (points.size() >= 2) g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
+    if (points.size() >= 2)
+      g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
     points.clear();
   };
   for (std::size_t i = 0; i < n; ++i) {
@@ -190,8 +204,11 @@ void line(const char* label, std::span<const double> xs, std::span<const double>
     points.push_back(to_screen(xs[i], ys[i]));
   }
   flush();
-  if (label && *label) g.series.push_back({label, color, {xs.begin(), xs.begin() + static_cast<long>(n)},
-                                           {ys.begin(), ys.begin() + static_cast<long>(n)}});
+  if (label && *label)
+    g.series.push_back({label,
+                        color,
+                        {xs.begin(), xs.begin() + static_cast<long>(n)},
+                        {ys.begin(), ys.begin() + static_cast<long>(n)}});
 }
 
 void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to,
@@ -224,7 +241,8 @@ void bars(const char* label, std::span<const double> xs, std::span<const double>
     if (!(ys[i] > 0.0)) continue;
     const ImVec2 a = to_screen(xs[i] - width / 2, ys[i]);
     const ImVec2 b = to_screen(xs[i] + width / 2, g.y.min);
-    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y), color);
+    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y),
+                          color);
   }
   if (label && *label) g.legend_only.emplace_back(label, color);
 }
@@ -232,7 +250,8 @@ void bars(const char* label, std::span<const double> xs, std::span<const double>
 void hline(const char* label, double y, ImU32 color, float thickness) {
   const float py = to_screen(g.x.min, y).y;
   g.draw->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), color, thickness);
-  if (label && *label) g.draw->AddText(ImVec2(g.area_min.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+  if (label && *label)
+    g.draw->AddText(ImVec2(g.area_min.x + 4, py - ImGui::GetFontSize() - 1), color, label);
 }
 
 void vline(const char* label, double x, ImU32 color, float thickness) {
@@ -246,7 +265,9 @@ void vline(const char* label, double x, ImU32 color, float thickness) {
   }
 }
 
-void text(double x, double y, ImU32 color, const char* s) { g.draw->AddText(to_screen(x, y), color, s); }
+void text(double x, double y, ImU32 color, const char* s) {
+  g.draw->AddText(to_screen(x, y), color, s);
+}
 
 void end() {
   ImDrawList* dl = g.draw;
@@ -260,20 +281,23 @@ void end() {
     for (const auto& e : entries) width = std::max(width, ImGui::CalcTextSize(e.first.c_str()).x);
     const float box_width = width + font * 2.0f;
     const ImVec2 box_min(g.area_max.x - box_width - 6, g.area_min.y + 6);
-    const ImVec2 box_max(box_min.x + box_width, box_min.y + entries.size() * font * 1.25f + font * 0.3f);
+    const ImVec2 box_max(box_min.x + box_width,
+                         box_min.y + entries.size() * font * 1.25f + font * 0.3f);
     dl->AddRectFilled(box_min, box_max, IM_COL32(20, 22, 28, 210), 3.0f);
     float y = box_min.y + font * 0.2f;
     for (const auto& e : entries) {
       dl->AddRectFilled(ImVec2(box_min.x + font * 0.3f, y + font * 0.3f),
                         ImVec2(box_min.x + font * 1.0f, y + font * 0.9f), e.second);
-      dl->AddText(ImVec2(box_min.x + font * 1.3f, y), IM_COL32(220, 220, 230, 255), e.first.c_str());
+      dl->AddText(ImVec2(box_min.x + font * 1.3f, y), IM_COL32(220, 220, 230, 255),
+                  e.first.c_str());
       y += font * 1.25f;
     }
   }
 
   // Hover readout: a crosshair and each labelled line's value under the mouse.
   if (g.hovered && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x) {
-    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y), IM_COL32(255, 255, 255, 90));
+    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y),
+                IM_COL32(255, 255, 255, 90));
     const double x = unscale_x(g.mouse.x);
     ImGui::BeginTooltip();
     ImGui::Text("%s = %.4g", (g.x.label && *g.x.label) ? g.x.label : "x", x);

@@ -32,7 +32,9 @@ inline constexpr ImU32 red = IM_COL32(240, 80, 80, 255);
 inline constexpr ImU32 yellow = IM_COL32(240, 210, 80, 255);
 inline constexpr ImU32 purple = IM_COL32(190, 130, 255, 255);
 inline constexpr ImU32 grey = IM_COL32(150, 150, 160, 255);
-inline ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
+inline ImU32 with_alpha(ImU32 c, int alpha) {
+  return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24);
+}
 }  // namespace colors
 
 // Starts a plot of `size` (negative width: fill the available width). Returns false when the
