@@ -11,7 +11,7 @@ echo "[test] native + browser tests" >&2
 ctest --test-dir "$here/build" --output-on-failure -j"$jobs"
 
 echo "[test] unit and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=Debug -DVIGIL_SANITIZE=ON >/dev/null
+cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVIGIL_SANITIZE=ON >/dev/null
 cmake --build "$here/build-asan" -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$here/build-asan" --output-on-failure -j"$jobs"

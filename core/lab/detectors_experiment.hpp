@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "base/result.hpp"
 #include "detect/detector.hpp"
+#include "lab/progress.hpp"
 #include "lab/table.hpp"
 #include "sim/heartbeat_stream.hpp"
 
@@ -49,9 +49,6 @@ Result<sim::HeartbeatConfig> detector_scenario(const std::string& name, int seco
 
 // The five detectors: timeout-300ms, timeout-1s, timeout-3s, phi-8, phi-12.
 std::vector<std::unique_ptr<detect::Detector>> seed_detectors();
-
-// `progress(done, total)` is called after each run, for hosts that show progress.
-using Progress = std::function<void(int done, int total)>;
 
 Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
                                                 const Progress& progress = {});

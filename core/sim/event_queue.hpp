@@ -1,7 +1,8 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <queue>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -10,7 +11,9 @@
 namespace vigil::sim {
 
 // Events in virtual time. Earliest first; events at the same instant come out in the order they
-// were pushed, so a simulation is deterministic whatever the heap does internally.
+// were pushed, so a simulation is deterministic whatever the heap does internally. The heap
+// orders small keys; events stay put in a slab until popped, so large events are moved once in
+// and once out rather than on every sift.
 template <typename Event>
 class EventQueue {
  public:
@@ -20,29 +23,56 @@ class EventQueue {
     Event event;
   };
 
-  void push(Millis at, Event event) { heap_.push(Entry{at, next_order_++, std::move(event)}); }
+  void push(Millis at, Event event) {
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back(std::move(event));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      slots_[slot].emplace(std::move(event));
+    }
+    heap_.push_back(Key{at, next_order_++, slot});
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+  }
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
 
   // Time of the earliest event; only valid when not empty.
-  Millis next_time() const { return heap_.top().at; }
+  Millis next_time() const { return heap_.front().at; }
 
   Entry pop() {
-    Entry e = std::move(const_cast<Entry&>(heap_.top()));
-    heap_.pop();
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    const Key key = heap_.back();
+    heap_.pop_back();
+    Entry e{key.at, key.order, std::move(*slots_[key.slot])};
+    slots_[key.slot].reset();
+    free_.push_back(key.slot);
     return e;
   }
 
-  void clear() { heap_ = {}; }
+  void clear() {
+    heap_.clear();
+    slots_.clear();
+    free_.clear();
+  }
 
  private:
+  struct Key {
+    Millis at;
+    std::uint64_t order;
+    std::uint32_t slot;
+  };
   struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
+    bool operator()(const Key& a, const Key& b) const {
       return a.at != b.at ? a.at > b.at : a.order > b.order;
     }
   };
-  std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
+  std::vector<Key> heap_;
+  std::vector<std::optional<Event>> slots_;
+  std::vector<std::uint32_t> free_;
   std::uint64_t next_order_ = 0;
 };
 

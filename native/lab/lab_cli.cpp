@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -10,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "detect/phi.hpp"
 #include "lab/detectors_experiment.hpp"
+#include "lab/swim_experiments.hpp"
 #include "lab/table.hpp"
 #include "lab/timeouts_experiment.hpp"
 
@@ -32,10 +35,10 @@ bool stderr_is_terminal() {
 }
 
 // Long runs report progress on a terminal only, so pipes and CI logs stay clean.
-lab::Progress terminal_progress(const std::string& what) {
+lab::Progress terminal_progress(const std::string& what, const char* unit = "runs") {
   if (!stderr_is_terminal()) return {};
-  return [what](int done, int total) {
-    std::fprintf(stderr, "\r%s: %d/%d runs", what.c_str(), done, total);
+  return [what, unit](int done, int total) {
+    std::fprintf(stderr, "\r%s: %d/%d %s", what.c_str(), done, total, unit);
     if (done == total) std::fprintf(stderr, "\n");
     std::fflush(stderr);
   };
@@ -98,6 +101,105 @@ Result<lab::Report> run_timeouts(const Args& args, std::uint32_t seed) {
   return lab::timeouts_report(*result, options);
 }
 
+// "10,100,1000" -> sizes; every element a whole number in range.
+Result<std::vector<std::size_t>> size_list(const Args& args, const std::string& name,
+                                           std::vector<std::size_t> fallback) {
+  auto text = args.text(name);
+  if (!text) return fallback;
+  std::vector<std::size_t> out;
+  std::size_t start = 0;
+  while (start <= text->size()) {
+    const std::size_t comma = std::min(text->find(',', start), text->size());
+    const std::string item = text->substr(start, comma - start);
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || end != item.c_str() + item.size() || v < 1)
+      return Error{"--" + name + " expects positive whole numbers separated by commas, got '" +
+                   *text + "'"};
+    out.push_back(static_cast<std::size_t>(v));
+    start = comma + 1;
+  }
+  return out;
+}
+
+Result<bool> on_off(const Args& args, const std::string& name, bool fallback) {
+  auto v = args.choice(name, {"on", "off"}, fallback ? "on" : "off");
+  if (!v) return v.error();
+  return *v == "on";
+}
+
+Result<lab::Report> run_swim_probe(const Args& args, std::uint32_t seed) {
+  lab::SwimProbeOptions o;
+  o.seed = seed;
+  auto loss = args.required_number("loss");
+  if (!loss) return loss.error();
+  auto indirect = args.integer("indirect", o.indirect);
+  if (!indirect) return indirect.error();
+  auto probes = args.integer("probes", static_cast<std::int64_t>(o.probes));
+  if (!probes) return probes.error();
+  auto nodes = args.integer("nodes", static_cast<std::int64_t>(o.nodes));
+  if (!nodes) return nodes.error();
+  if (*indirect < 0 || *indirect > 16) return Error{"--indirect must be between 0 and 16"};
+  if (*probes < 1 || *probes > 100'000'000)
+    return Error{"--probes must be between 1 and 100000000"};
+  if (*nodes < 2 || *nodes > 1000) return Error{"--nodes must be between 2 and 1000"};
+  o.loss = *loss;
+  o.indirect = static_cast<int>(*indirect);
+  o.probes = static_cast<std::uint64_t>(*probes);
+  o.nodes = static_cast<std::size_t>(*nodes);
+  auto r = lab::run_swim_probe(o, terminal_progress("swim-probe", "simulated minutes"));
+  if (!r) return r.error();
+  lab::Report report = lab::swim_probe_report(*r, o);
+  return report;
+}
+
+Result<lab::Report> run_swim(const Args& args, std::uint32_t seed) {
+  lab::SwimRunOptions o;
+  o.seed = seed;
+  auto nodes = args.integer("nodes", static_cast<std::int64_t>(o.nodes));
+  if (!nodes) return nodes.error();
+  auto kill = args.integer("kill", static_cast<std::int64_t>(o.kill));
+  if (!kill) return kill.error();
+  auto periods = args.integer("periods", o.periods);
+  if (!periods) return periods.error();
+  auto loss = args.number("loss", o.loss);
+  if (!loss) return loss.error();
+  auto profile = args.choice("profile", {"lan", "wan", "local", "teaching"}, o.profile);
+  if (!profile) return profile.error();
+  auto lifeguard = on_off(args, "lifeguard", o.lifeguard);
+  if (!lifeguard) return lifeguard.error();
+  auto slow = args.integer("slow", static_cast<std::int64_t>(o.slow));
+  if (!slow) return slow.error();
+  auto slow_periods = args.number("slow-periods", o.slow_periods);
+  if (!slow_periods) return slow_periods.error();
+  if (*nodes < 2 || *nodes > 5000) return Error{"--nodes must be between 2 and 5000"};
+  if (*kill < 0 || *kill >= *nodes) return Error{"--kill must be between 0 and --nodes - 1"};
+  if (*periods < 1 || *periods > 100000) return Error{"--periods must be between 1 and 100000"};
+  if (*slow < 0) return Error{"--slow must be >= 0"};
+  o.nodes = static_cast<std::size_t>(*nodes);
+  o.kill = static_cast<std::size_t>(*kill);
+  o.periods = static_cast<int>(*periods);
+  o.loss = *loss;
+  o.profile = *profile;
+  o.lifeguard = *lifeguard;
+  o.slow = static_cast<std::size_t>(*slow);
+  o.slow_periods = *slow_periods;
+  auto r = lab::run_swim(o, terminal_progress("swim", "periods"));
+  if (!r) return r.error();
+  return lab::swim_report(*r, o);
+}
+
+Result<lab::Report> run_cost(const Args& args, std::uint32_t seed) {
+  lab::CostOptions o;
+  o.seed = seed;
+  auto nodes = size_list(args, "nodes", o.nodes);
+  if (!nodes) return nodes.error();
+  o.nodes = *nodes;
+  auto rows = lab::run_cost(o, terminal_progress("cost", "cluster sizes"));
+  if (!rows) return rows.error();
+  return lab::cost_report(*rows);
+}
+
 const std::vector<LabCommand>& commands() {
   static const std::vector<LabCommand> list = {
       {"phi",
@@ -122,6 +224,31 @@ const std::vector<LabCommand>& commands() {
         {"window", true, "gaps phi is fitted on", "1000"}},
        "7",
        run_timeouts},
+      {"swim-probe",
+       "how often a SWIM probe of a live member fails under loss: simulation against formula",
+       {{"loss", true, "independent loss probability per message", "required"},
+        {"indirect", true, "indirect helpers asked (IndirectChecks)", "3"},
+        {"probes", true, "probes to simulate", "200000"},
+        {"nodes", true, "cluster size", "20"}},
+       "2002",
+       run_swim_probe},
+      {"swim",
+       "crash members of a simulated SWIM cluster: detection, mistakes, cost",
+       {{"nodes", true, "cluster size", "100"},
+        {"kill", true, "members crashed after warm-up", "1"},
+        {"periods", true, "probe periods observed after the crash", "60"},
+        {"loss", true, "independent loss probability per datagram", "0"},
+        {"profile", true, "lan|wan|local|teaching", "lan"},
+        {"lifeguard", true, "on|off", "on"},
+        {"slow", true, "members that read incoming datagrams late", "0"},
+        {"slow-periods", true, "how late the slow members read, in probe periods", "5"}},
+       "1",
+       run_swim},
+      {"cost",
+       "seed 004's cost table: messages and bytes per second, formula and simulated",
+       {{"nodes", true, "comma-separated cluster sizes", "10,100,1000"}},
+       "1",
+       run_cost},
   };
   return list;
 }

@@ -86,6 +86,22 @@ run 0 lab timeouts --format json &&
   json_check "j.timeouts.length === 5 && j.phi.length === 5 && j.timeouts[0].false_alarms_per_hour === 346 && Math.round(j.window_mean_ms) === 1009"
 run 2 lab timeouts --gaps 1 && expect_in "$err" "--gaps must be between"
 
+# lab swim-probe, swim, cost: seed 004's figures from the real engine, and validation.
+run 0 lab swim-probe --loss 0.2 --indirect 3 --probes 20000 --format json &&
+  json_check "j.length === 1 && Math.abs(j[0].formula_pct - 7.409) < 0.001 && Math.abs(j[0].simulated_pct - 7.409) < 0.6"
+run 0 lab swim-probe --loss 0.05 --indirect 0 --probes 5000 && expect_in "$out" "formula %"
+run 2 lab swim-probe --indirect 3 && expect_in "$err" "missing required option --loss"
+run 2 lab swim-probe --loss 1.5 && expect_in "$err" "--loss must be in [0, 1)"
+run 0 lab swim --nodes 30 --kill 2 --periods 40 --format json &&
+  json_check "j[0].all_dead_periods > 0 && j[0].false_deaths === 0 && j[0].msgs_per_node_per_period >= 2"
+run 0 lab swim --nodes 10 --kill 0 --periods 10 --profile teaching --lifeguard off && expect_in "$out" "Lifeguard off"
+run 2 lab swim --nodes 10 --kill 10 && expect_in "$err" "--kill must be between 0 and --nodes - 1"
+run 2 lab swim --profile cloud && expect_in "$err" "--profile must be one of lan|wan|local|teaching"
+run 2 lab swim --lifeguard maybe && expect_in "$err" "--lifeguard must be one of on|off"
+run 0 lab cost --nodes 10,100 --format json &&
+  json_check "j.length === 8 && j[0].msgs_per_s === 90 && j[4].msgs_per_s === 9900 && j.filter(r => r.source === 'simulated').every(r => r.msgs_per_node >= 2)"
+run 2 lab cost --nodes 10,x && expect_in "$err" "--nodes expects positive whole numbers separated by commas"
+
 # serve: a missing web app is a runtime failure with a hint, a bad address a usage error.
 run 1 serve --web /nonexistent --http 127.0.0.1:18080 && expect_in "$err" "index.html missing"
 run 2 serve --http 127.0.0.1:99999 && expect_in "$err" "port must be a number in 1..65535"

@@ -1,0 +1,274 @@
+#include "sim/swim_cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vigil::sim {
+
+namespace {
+constexpr std::uint16_t kPort = 7946;
+// A push-pull to an unreachable peer fails after this long (a TCP connect timeout).
+constexpr Millis kStreamTimeout{2000};
+
+void add(swim::Counters& into, const swim::Counters& c) {
+  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t) {
+    into.messages_sent[t] += c.messages_sent[t];
+    into.messages_received[t] += c.messages_received[t];
+  }
+  into.datagrams_sent += c.datagrams_sent;
+  into.bytes_sent += c.bytes_sent;
+  into.datagrams_received += c.datagrams_received;
+  into.bytes_received += c.bytes_received;
+  into.datagrams_rejected += c.datagrams_rejected;
+  into.streams_sent += c.streams_sent;
+  into.stream_bytes_sent += c.stream_bytes_sent;
+  into.probes += c.probes;
+  into.probes_failed += c.probes_failed;
+  into.indirect_probes += c.indirect_probes;
+  into.suspicions += c.suspicions;
+  into.refutations += c.refutations;
+}
+}  // namespace
+
+Status ClusterOptions::validate() const {
+  if (nodes < 1 || nodes > 100000) return Error{"cluster size must be between 1 and 100000 nodes"};
+  if (auto s = config.validate(); !s) return s;
+  return link.validate();
+}
+
+swim::Address SwimCluster::address_of(std::size_t i) {
+  return swim::Address{0x0A000000u | static_cast<std::uint32_t>(i), kPort};
+}
+
+std::optional<std::size_t> SwimCluster::host_of(const std::string& name) const {
+  // Names are "node-<i>".
+  if (name.rfind("node-", 0) != 0) return std::nullopt;
+  std::size_t i = 0;
+  for (std::size_t p = 5; p < name.size(); ++p) {
+    if (name[p] < '0' || name[p] > '9') return std::nullopt;
+    i = i * 10 + static_cast<std::size_t>(name[p] - '0');
+    if (i >= hosts_.size()) return std::nullopt;
+  }
+  return i;
+}
+
+Result<SwimCluster> SwimCluster::create(const ClusterOptions& options) {
+  if (auto s = options.validate(); !s) return s.error();
+  return SwimCluster(options);
+}
+
+SwimCluster::SwimCluster(const ClusterOptions& options)
+    : options_(options),
+      network_(options.nodes, options.link),
+      rng_(Rng(options.seed).fork(0xC1u)) {
+  hosts_.resize(options.nodes);
+  for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i].name = "node-" + std::to_string(i);
+  for (std::size_t i = 0; i < hosts_.size(); ++i) boot(i, 1);
+}
+
+swim::Node SwimCluster::make_node(std::size_t i, swim::Incarnation incarnation) {
+  const Rng node_rng =
+      Rng(options_.seed).fork(static_cast<std::uint32_t>(i) * 2654435761u + incarnation);
+  return swim::Node::create(options_.config, hosts_[i].name, address_of(i), node_rng, incarnation)
+      .value();
+}
+
+void SwimCluster::boot(std::size_t i, swim::Incarnation incarnation) {
+  Host& h = hosts_[i];
+  h.node.emplace(make_node(i, incarnation));
+  h.up = true;
+  h.backlog.clear();
+  h.scheduled_wake = Millis::max();
+  if (options_.static_membership) {
+    for (std::size_t j = 0; j < hosts_.size(); ++j)
+      if (j != i) h.node->add_member(now_, hosts_[j].name, address_of(j));
+    h.node->outbox().events.clear();  // the static bootstrap is not news
+  }
+  h.node->start(now_);
+  if (!options_.static_membership && i != 0) h.node->join(now_, {address_of(0)});
+  drain(i);
+  arm(i);
+}
+
+void SwimCluster::run_until(Millis t) {
+  while (!queue_.empty() && queue_.next_time() <= t) {
+    auto entry = queue_.pop();
+    now_ = entry.at;
+    process(entry.event);
+  }
+  if (t > now_) now_ = t;
+}
+
+void SwimCluster::process(Item& item) {
+  std::visit(
+      [&](auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, Deliver>) {
+          Host& h = hosts_[e.to];
+          if (!h.up) return;
+          if (h.slow > Millis{0} && !e.delayed) {
+            // A starved process reads its socket late.
+            e.delayed = true;
+            queue_.push(now_ + h.slow, std::move(e));
+            return;
+          }
+          if (h.paused_until > now_) {
+            h.backlog.emplace_back(e.from, std::move(e.bytes));
+            return;
+          }
+          deliver(e.to, e.from, e.bytes);
+        } else if constexpr (std::is_same_v<T, Wake>) {
+          Host& h = hosts_[e.host];
+          if (!running(e.host) || h.scheduled_wake != now_) return;
+          h.scheduled_wake = Millis::max();
+          h.node->handle_tick(now_);
+          drain(e.host);
+          arm(e.host);
+        } else if constexpr (std::is_same_v<T, Resume>) {
+          Host& h = hosts_[e.host];
+          if (!h.up || e.generation != h.pause_generation) return;
+          auto backlog = std::move(h.backlog);
+          h.backlog.clear();
+          // Timers that expired while stopped fire first, as in a process that wakes up.
+          h.node->handle_tick(now_);
+          drain(e.host);
+          for (auto& [from, bytes] : backlog) {
+            h.node->handle_datagram(now_, address_of(from), bytes);
+            drain(e.host);
+          }
+          h.scheduled_wake = Millis::max();
+          arm(e.host);
+        } else if constexpr (std::is_same_v<T, StreamArrive>) {
+          Host& h = hosts_[e.to];
+          if (!running(e.to) || !network_.connected(e.to, e.from)) {
+            queue_.push(now_ + kStreamTimeout, StreamFail{e.from, e.id});
+            return;
+          }
+          auto reply = h.node->handle_stream(now_, address_of(e.from), e.bytes);
+          drain(e.to);
+          arm(e.to);
+          if (!reply) {
+            queue_.push(now_, StreamFail{e.from, e.id});
+            return;
+          }
+          const Millis back = Millis{std::llround(network_.default_link().delay.mean_ms)};
+          queue_.push(now_ + back, StreamReply{e.from, e.id, std::move(*reply)});
+        } else if constexpr (std::is_same_v<T, StreamReply>) {
+          if (!running(e.to)) return;
+          hosts_[e.to].node->handle_stream_reply(now_, e.id, e.bytes);
+          drain(e.to);
+          arm(e.to);
+        } else if constexpr (std::is_same_v<T, StreamFail>) {
+          if (!running(e.to)) return;
+          hosts_[e.to].node->handle_stream_failure(now_, e.id);
+          drain(e.to);
+          arm(e.to);
+        }
+      },
+      item);
+}
+
+void SwimCluster::deliver(std::size_t to, std::size_t from, const wire::Bytes& bytes) {
+  hosts_[to].node->handle_datagram(now_, address_of(from), bytes);
+  drain(to);
+  arm(to);
+}
+
+void SwimCluster::drain(std::size_t i) {
+  swim::Outbox& box = hosts_[i].node->outbox();
+  for (auto& d : box.datagrams) {
+    const std::uint32_t host = d.to.ip & 0x00FFFFFFu;
+    if ((d.to.ip >> 24) != 10 || d.to.port != kPort || host >= hosts_.size()) {
+      ++dropped_;
+      continue;
+    }
+    auto delay = network_.transmit(i, host, rng_);
+    if (!delay) {
+      ++dropped_;
+      continue;
+    }
+    queue_.push(now_ + *delay, Deliver{host, i, std::move(d.bytes)});
+  }
+  for (auto& s : box.streams) {
+    const std::uint32_t host = s.to.ip & 0x00FFFFFFu;
+    if ((s.to.ip >> 24) != 10 || host >= hosts_.size() || !network_.connected(i, host)) {
+      queue_.push(now_ + kStreamTimeout, StreamFail{i, s.id});
+      continue;
+    }
+    // A stream is reliable: loss costs retransmissions, not the message; model just the delay.
+    const Millis delay = Millis{std::llround(network_.default_link().delay.mean_ms)};
+    queue_.push(now_ + delay, StreamArrive{host, i, s.id, std::move(s.bytes)});
+  }
+  for (auto& e : box.events) {
+    ClusterEvent ce{i, std::move(e)};
+    if (sink_) sink_(ce);
+    if (options_.event_log_capacity > 0) {
+      if (log_.size() >= options_.event_log_capacity) log_.pop_front();
+      log_.push_back(std::move(ce));
+    }
+  }
+  box.clear();
+}
+
+void SwimCluster::arm(std::size_t i) {
+  Host& h = hosts_[i];
+  if (!running(i)) return;
+  const Millis next = h.node->next_deadline();
+  if (next == Millis::max() || next >= h.scheduled_wake) return;
+  h.scheduled_wake = std::max(next, now_);
+  queue_.push(h.scheduled_wake, Wake{i});
+}
+
+void SwimCluster::kill(std::size_t i) {
+  Host& h = hosts_[i];
+  if (!h.up) return;
+  h.up = false;
+  h.backlog.clear();
+  h.scheduled_wake = Millis::max();
+}
+
+void SwimCluster::revive(std::size_t i) {
+  Host& h = hosts_[i];
+  if (h.up) return;
+  // A restarted process speaks with a higher incarnation than it last had, so its alive
+  // message beats the death others recorded.
+  const swim::Incarnation next = h.node->incarnation() + 1;
+  add(h.retired, h.node->counters());
+  h.paused_until = Millis{0};
+  h.slow = Millis{0};
+  boot(i, next);
+}
+
+void SwimCluster::pause(std::size_t i, Millis duration) {
+  Host& h = hosts_[i];
+  if (!h.up || duration <= Millis{0}) return;
+  h.paused_until = std::max(h.paused_until, now_ + duration);
+  h.scheduled_wake = Millis::max();
+  queue_.push(h.paused_until, Resume{i, ++h.pause_generation});
+}
+
+void SwimCluster::set_slow(std::size_t i, Millis processing_delay) {
+  hosts_[i].slow = std::max(Millis{0}, processing_delay);
+}
+
+void SwimCluster::leave(std::size_t i) {
+  if (!running(i)) return;
+  hosts_[i].node->leave(now_);
+  drain(i);
+  arm(i);
+}
+
+const swim::Member* SwimCluster::view(std::size_t observer, std::size_t observed) const {
+  return hosts_[observer].node->member(hosts_[observed].name);
+}
+
+swim::Counters SwimCluster::totals() const {
+  swim::Counters sum;
+  for (const auto& h : hosts_) {
+    add(sum, h.retired);
+    add(sum, h.node->counters());
+  }
+  return sum;
+}
+
+}  // namespace vigil::sim

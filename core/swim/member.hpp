@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/time.hpp"
+#include "swim/address.hpp"
+#include "wire/messages.hpp"
+
+namespace vigil::swim {
+
+enum class MemberState : std::uint8_t { alive, suspect, dead, left };
+
+std::string_view to_string(MemberState state);
+
+using Incarnation = std::uint32_t;
+
+// One member as this node sees it.
+struct Member {
+  std::string name;
+  Address address;
+  Incarnation incarnation = 0;
+  MemberState state = MemberState::alive;
+  wire::Bytes meta;
+  wire::Bytes vsn;  // memberlist protocol versions: pmin, pmax, pcur, dmin, dmax, dcur
+  Millis state_change{0};
+
+  bool dead_or_left() const { return state == MemberState::dead || state == MemberState::left; }
+};
+
+}  // namespace vigil::swim

@@ -1,0 +1,799 @@
+#include "swim/node.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "wire/codec.hpp"
+
+namespace vigil::swim {
+
+namespace {
+
+constexpr std::size_t kCompoundHeader = 2;  // type byte + part count
+constexpr std::size_t kCompoundPart = 2;    // u16 length per part
+
+wire::NodeState to_wire(MemberState s) {
+  switch (s) {
+    case MemberState::alive:
+      return wire::NodeState::alive;
+    case MemberState::suspect:
+      return wire::NodeState::suspect;
+    case MemberState::dead:
+      return wire::NodeState::dead;
+    case MemberState::left:
+      return wire::NodeState::left;
+  }
+  return wire::NodeState::dead;
+}
+
+wire::Bytes ip_bytes(const Address& a) {
+  const auto b = a.ip_bytes();
+  return wire::Bytes(b.begin(), b.end());
+}
+
+// memberlist stretches the push-pull interval for clusters above 32 members.
+Millis push_pull_scale(Millis interval, std::size_t n) {
+  if (n <= 32) return interval;
+  const double multiplier = std::ceil(std::log2(static_cast<double>(n)) - std::log2(32.0)) + 1.0;
+  return Millis{static_cast<std::int64_t>(interval.count() * multiplier)};
+}
+
+}  // namespace
+
+Result<Node> Node::create(Config config, std::string name, Address address, sim::Rng rng,
+                          Incarnation incarnation, wire::Bytes meta) {
+  if (auto s = config.validate(); !s) return s.error();
+  if (name.empty()) return Error{"a node needs a name"};
+  if (address.port == 0) return Error{"a node needs a port"};
+  return Node(std::move(config), std::move(name), address, rng, incarnation, std::move(meta));
+}
+
+Node::Node(Config config, std::string name, Address address, sim::Rng rng, Incarnation incarnation,
+           wire::Bytes meta)
+    : config_(std::move(config)),
+      self_name_(std::move(name)),
+      self_address_(address),
+      rng_(rng),
+      awareness_(config_.awareness_max_multiplier) {
+  auto self = std::make_unique<Member>();
+  self->name = self_name_;
+  self->address = self_address_;
+  self->incarnation = incarnation;
+  self->meta = std::move(meta);
+  self->vsn = kVersions;
+  insert(std::move(self));
+}
+
+Incarnation Node::incarnation() const {
+  return index_.at(self_name_)->incarnation;
+}
+
+const Member* Node::member(const std::string& name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : it->second;
+}
+
+Member* Node::find(const std::string& name) {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : it->second;
+}
+
+std::vector<const Member*> Node::members() const {
+  std::vector<const Member*> out;
+  out.reserve(nodes_.size());
+  for (const auto& m : nodes_) out.push_back(m.get());
+  return out;
+}
+
+Member& Node::insert(std::unique_ptr<Member> member) {
+  // A random position keeps the expected time to the first probe of a newcomer low; appending
+  // would make every member discover it last.
+  Member* raw = member.get();
+  index_[raw->name] = raw;
+  nodes_.push_back(std::move(member));
+  const std::size_t offset = rng_.below(static_cast<std::uint32_t>(nodes_.size()));
+  std::swap(nodes_[offset], nodes_.back());
+  return *raw;
+}
+
+wire::Alive Node::alive_message(const Member& m) const {
+  return wire::Alive{m.incarnation, m.name, ip_bytes(m.address), m.address.port, m.meta, m.vsn};
+}
+
+int Node::transmit_limit() const {
+  return retransmit_limit(config_.retransmit_mult, nodes_.size());
+}
+
+// ---------------------------------------------------------------------------------- lifecycle
+
+void Node::start(Millis now) {
+  if (started_) return;
+  started_ = true;
+  Member& self = *find(self_name_);
+  self.state_change = now;
+  broadcast(self_name_, alive_message(self));
+  schedule(now + stagger(config_.probe_interval), Timer::probe, probe_tick_token_ = next_token_++);
+  schedule(now + stagger(config_.gossip_interval), Timer::gossip, gossip_token_ = next_token_++);
+  // As memberlist: the first exchange waits a random stagger plus a whole (scaled) interval.
+  if (config_.push_pull_interval > Millis{0})
+    schedule(now + stagger(config_.push_pull_interval) +
+                 push_pull_scale(config_.push_pull_interval, nodes_.size()),
+             Timer::push_pull, push_pull_token_ = next_token_++);
+  if (config_.reconnect_interval > Millis{0})
+    schedule(now + stagger(config_.reconnect_interval), Timer::reconnect,
+             reconnect_token_ = next_token_++);
+}
+
+Millis Node::stagger(Millis period) {
+  // Random phases keep nodes started together from probing in lockstep, unless the rounds are
+  // meant to be synchronous.
+  if (config_.round_based) return period;
+  return Millis{rng_.below(static_cast<std::uint32_t>(period.count()))};
+}
+
+void Node::join(Millis now, const std::vector<Address>& seeds) {
+  for (const auto& seed : seeds) {
+    if (seed == self_address_) continue;
+    Member seed_member;
+    seed_member.address = seed;
+    exchange_with(seed_member, true);
+  }
+  (void)now;
+}
+
+void Node::add_member(Millis now, const std::string& name, Address address,
+                      Incarnation incarnation) {
+  if (name == self_name_ || find(name)) return;
+  auto m = std::make_unique<Member>();
+  m->name = name;
+  m->address = address;
+  m->incarnation = incarnation;
+  m->vsn = kVersions;
+  m->state_change = now;
+  emit(now, EventKind::join, insert(std::move(m)));
+}
+
+void Node::leave(Millis now) {
+  if (left_) return;
+  left_ = true;
+  dead_node(now, wire::Dead{incarnation(), self_name_, self_name_});
+}
+
+// ------------------------------------------------------------------------------------- timers
+
+void Node::schedule(Millis at, Timer kind, std::uint64_t token) {
+  timers_.push(TimerEntry{at, timer_order_++, kind, token});
+}
+
+Millis Node::next_deadline() const {
+  return timers_.empty() ? Millis::max() : timers_.top().at;
+}
+
+void Node::handle_tick(Millis now) {
+  while (!timers_.empty() && timers_.top().at <= now) {
+    const TimerEntry entry = timers_.top();
+    timers_.pop();
+    fire(entry, now);
+  }
+}
+
+void Node::fire(const TimerEntry& e, Millis now) {
+  switch (e.kind) {
+    case Timer::probe:
+      if (e.token != probe_tick_token_) return;
+      schedule(e.at + config_.probe_interval, Timer::probe, probe_tick_token_ = next_token_++);
+      // Like Go's ticker: a tick that lands during a running probe waits for it to finish.
+      if (probe_)
+        probe_tick_pending_ = true;
+      else
+        start_probe(now);
+      return;
+    case Timer::probe_timeout:
+      if (probe_ && probe_->seq == e.token && !probe_->indirect) probe_timeout(now, probe_->seq);
+      return;
+    case Timer::probe_deadline:
+      if (probe_ && probe_->seq == e.token) finish_probe(now, false);
+      return;
+    case Timer::gossip:
+      if (e.token != gossip_token_) return;
+      schedule(e.at + config_.gossip_interval, Timer::gossip, gossip_token_ = next_token_++);
+      gossip(now);
+      return;
+    case Timer::push_pull:
+      if (e.token != push_pull_token_) return;
+      schedule(e.at + push_pull_scale(config_.push_pull_interval, nodes_.size()), Timer::push_pull,
+               push_pull_token_ = next_token_++);
+      push_pull(now);
+      return;
+    case Timer::reconnect:
+      if (e.token != reconnect_token_) return;
+      schedule(e.at + config_.reconnect_interval, Timer::reconnect,
+               reconnect_token_ = next_token_++);
+      reconnect(now);
+      return;
+    case Timer::suspicion: {
+      auto name_it = suspicion_tokens_.find(e.token);
+      if (name_it == suspicion_tokens_.end()) return;
+      auto it = suspicions_.find(name_it->second);
+      if (it == suspicions_.end() || it->second.token != e.token) return;
+      if (now < it->second.timer.deadline()) return;  // shortened or stale entry
+      Member* m = find(it->first);
+      const bool still =
+          m && m->state == MemberState::suspect && m->state_change == it->second.state_change;
+      if (still)
+        dead_node(now, wire::Dead{m->incarnation, m->name, self_name_});
+      else
+        cancel_suspicion(it->first);
+      return;
+    }
+    case Timer::relay: {
+      auto it = relays_.find(static_cast<std::uint32_t>(e.token));
+      if (it == relays_.end()) return;
+      if (it->second.nack) send(it->second.requester, wire::Nack{it->second.requester_seq});
+      relays_.erase(it);
+      return;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------ probing
+
+void Node::reset_nodes(Millis now) {
+  // Forget members dead or gone for longer than gossip-to-the-dead time, then reshuffle.
+  for (std::size_t i = 0; i < nodes_.size();) {
+    Member& m = *nodes_[i];
+    if (m.dead_or_left() && m.name != self_name_ &&
+        now - m.state_change > config_.gossip_to_the_dead_time) {
+      emit(now, EventKind::removed, m);
+      if (m.state == MemberState::dead) {
+        forgotten_[m.name] = Forgotten{m.address, m.state_change};
+        --dead_count_;
+      }
+      index_.erase(m.name);
+      nodes_[i] = std::move(nodes_.back());
+      nodes_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  for (std::size_t i = nodes_.size(); i > 1; --i)
+    std::swap(nodes_[i - 1], nodes_[rng_.below(static_cast<std::uint32_t>(i))]);
+}
+
+Member* Node::next_probe_target(Millis now) {
+  if (config_.random_probing) {
+    auto pick = random_members(
+        1, [&](const Member& m) { return m.name == self_name_ || m.dead_or_left(); });
+    return pick.empty() ? nullptr : pick.front();
+  }
+  // Round-robin over the shuffled list, reshuffling whenever it wraps (SWIM's improvement over
+  // uniform random choice: every member is probed within 2N-1 periods).
+  for (std::size_t checked = 0; checked <= nodes_.size(); ++checked) {
+    if (probe_index_ >= nodes_.size()) {
+      reset_nodes(now);
+      probe_index_ = 0;
+    }
+    if (nodes_.empty()) return nullptr;
+    Member* m = nodes_[probe_index_++].get();
+    if (m->name != self_name_ && !m->dead_or_left()) return m;
+  }
+  return nullptr;
+}
+
+void Node::start_probe(Millis now) {
+  probe_tick_pending_ = false;
+  if (left_) return;
+  Member* target = next_probe_target(now);
+  if (!target) return;
+  ++counters_.probes;
+  Probe p;
+  p.target = target->name;
+  p.seq = ++seq_no_;
+  p.started = now;
+  const auto src = ip_bytes(self_address_);
+  const wire::Ping ping{p.seq, target->name, src, self_address_.port, self_name_};
+  if (target->state == MemberState::alive || !config_.lifeguard.buddy_system) {
+    send(target->address, ping);
+  } else {
+    // Lifeguard's buddy system: tell the suspect at once, so it can refute in its reply.
+    wire::Bytes a, b;
+    wire::encode(ping, a);
+    wire::encode(wire::Suspect{target->incarnation, target->name, self_name_}, b);
+    ++counters_.messages_sent[Counters::index(wire::MessageType::ping)];
+    ++counters_.messages_sent[Counters::index(wire::MessageType::suspect)];
+    if (auto compound = wire::make_compound({a, b})) send_raw(target->address, *compound);
+  }
+  probe_ = p;
+  schedule(now + config_.probe_timeout, Timer::probe_timeout, p.seq);
+  // The whole probe may take a (health-scaled) probe interval; the direct wait does not scale,
+  // since waiting longer does not help a UDP packet arrive.
+  const Millis interval = config_.lifeguard.lha_probe ? awareness_.scale(config_.probe_interval)
+                                                      : config_.probe_interval;
+  schedule(now + interval, Timer::probe_deadline, p.seq);
+}
+
+void Node::probe_timeout(Millis now, std::uint64_t seq) {
+  (void)seq;
+  Probe& p = *probe_;
+  p.indirect = true;
+  ++counters_.indirect_probes;
+  const Member* target = find(p.target);
+  if (!target) return;
+  const std::string target_name = target->name;
+  const Address target_address = target->address;
+  auto helpers = random_members(config_.indirect_checks, [&](const Member& m) {
+    return m.name == self_name_ || m.name == target_name || m.state != MemberState::alive;
+  });
+  const auto src = ip_bytes(self_address_);
+  for (Member* helper : helpers) {
+    // Only members speaking protocol 4 or later send nacks.
+    const bool nack = helper->vsn.size() < 2 || helper->vsn[1] >= 4;
+    if (nack) ++p.expected_nacks;
+    send(helper->address,
+         wire::IndirectPing{p.seq, ip_bytes(target_address), target_address.port, target_name, nack,
+                            src, self_address_.port, self_name_});
+  }
+  (void)now;
+}
+
+void Node::finish_probe(Millis now, bool acked) {
+  Probe p = *probe_;
+  probe_.reset();
+  int delta = -1;
+  if (!acked) {
+    ++counters_.probes_failed;
+    // Missing nacks mean the helpers did not hear from us either: more likely our fault.
+    delta = p.expected_nacks > 0 ? p.expected_nacks - p.nacks : 1;
+  }
+  if (config_.lifeguard.lha_probe) awareness_.apply(delta);
+  outbox_.probe_results.push_back(ProbeResult{p.target, now, acked, now - p.started, !p.indirect});
+  if (!acked) {
+    if (const Member* m = find(p.target))
+      suspect_node(now, wire::Suspect{m->incarnation, m->name, self_name_});
+  }
+  if (probe_tick_pending_) start_probe(now);
+}
+
+// ------------------------------------------------------------------------------ dissemination
+
+void Node::count_sent(const wire::Bytes& encoded) {
+  if (!encoded.empty() && encoded[0] < Counters::kTypes) ++counters_.messages_sent[encoded[0]];
+}
+
+std::size_t Node::packet_overhead() const {
+  return config_.label.empty() ? 0 : 2 + config_.label.size();
+}
+
+void Node::broadcast(const std::string& member, const wire::Message& message) {
+  wire::Bytes bytes;
+  wire::encode(message, bytes);
+  broadcasts_.queue(member, std::move(bytes));
+}
+
+void Node::send(const Address& to, const wire::Message& message, bool piggyback) {
+  wire::Bytes msg;
+  wire::encode(message, msg);
+  ++counters_.messages_sent[Counters::index(wire::type_of(message))];
+  if (piggyback && !broadcasts_.empty()) {
+    const std::size_t used = msg.size() + kCompoundHeader + kCompoundPart + packet_overhead();
+    if (used < config_.udp_buffer_size) {
+      auto extra =
+          broadcasts_.take(kCompoundPart, config_.udp_buffer_size - used, transmit_limit());
+      if (!extra.empty()) {
+        for (const auto& part : extra) count_sent(part);
+        extra.insert(extra.begin(), std::move(msg));
+        if (auto compound = wire::make_compound(extra)) {
+          send_raw(to, *compound);
+          return;
+        }
+        msg = std::move(extra.front());
+      }
+    }
+  }
+  send_raw(to, msg);
+}
+
+void Node::send_raw(const Address& to, wire::Bytes packet) {
+  wire::Bytes out;
+  if (!config_.label.empty()) {
+    auto labelled = wire::add_label(config_.label, packet);
+    if (!labelled) return;
+    out = std::move(*labelled);
+  } else {
+    out = std::move(packet);
+  }
+  ++counters_.datagrams_sent;
+  counters_.bytes_sent += out.size();
+  outbox_.datagrams.push_back(Datagram{to, std::move(out)});
+}
+
+void Node::gossip(Millis now) {
+  if (broadcasts_.empty()) return;  // nothing to say: skip choosing whom to say it to
+  auto targets = random_members(config_.gossip_nodes, [&](const Member& m) {
+    if (m.name == self_name_) return true;
+    switch (m.state) {
+      case MemberState::alive:
+      case MemberState::suspect:
+        return false;
+      case MemberState::dead:
+        return now - m.state_change > config_.gossip_to_the_dead_time;
+      case MemberState::left:
+        return true;
+    }
+    return true;
+  });
+  const std::size_t budget = config_.udp_buffer_size - kCompoundHeader - packet_overhead();
+  for (Member* target : targets) {
+    auto parts = broadcasts_.take(kCompoundPart, budget, transmit_limit());
+    if (parts.empty()) return;
+    for (const auto& part : parts) count_sent(part);
+    if (parts.size() == 1) {
+      send_raw(target->address, parts.front());
+    } else if (auto compound = wire::make_compound(parts)) {
+      send_raw(target->address, *compound);
+    }
+  }
+}
+
+wire::Bytes Node::local_state(bool join) const {
+  // Views into the member table: a thousand members cost no allocation each.
+  std::vector<std::array<std::uint8_t, 4>> ips;
+  std::vector<wire::PushNodeStateView> views;
+  ips.reserve(nodes_.size());
+  views.reserve(nodes_.size());
+  for (const auto& m : nodes_) {
+    ips.push_back(m->address.ip_bytes());
+    wire::PushNodeStateView v;
+    v.name = m->name;
+    v.addr = ips.back();
+    v.port = m->address.port;
+    v.meta = m->meta;
+    v.incarnation = m->incarnation;
+    v.state = to_wire(m->state);
+    v.set_vsn(m->vsn);
+    views.push_back(v);
+  }
+  wire::Bytes out;
+  out.reserve(64 + nodes_.size() * 96);
+  wire::encode_push_pull(join, views, {}, out);
+  return out;
+}
+
+void Node::exchange_with(const Member& peer, bool join) {
+  const std::uint64_t id = next_stream_id_++;
+  streams_[id] = join;
+  StreamRequest req{id, peer.address, local_state(join), join};
+  ++counters_.streams_sent;
+  counters_.stream_bytes_sent += req.bytes.size();
+  outbox_.streams.push_back(std::move(req));
+}
+
+void Node::push_pull(Millis now) {
+  (void)now;
+  if (left_) return;
+  auto peers = random_members(
+      1, [&](const Member& m) { return m.name == self_name_ || m.state != MemberState::alive; });
+  if (!peers.empty()) exchange_with(*peers.front(), false);
+}
+
+void Node::set_state(Member& m, MemberState s) {
+  if (m.state == MemberState::dead) --dead_count_;
+  if (s == MemberState::dead) ++dead_count_;
+  m.state = s;
+}
+
+void Node::reconnect(Millis now) {
+  if (left_) return;
+  // Candidates: members we hold dead, and failed members already forgotten but not for long.
+  std::vector<Address> candidates;
+  if (dead_count_ > 0)
+    for (const auto& m : nodes_)
+      if (m->state == MemberState::dead) candidates.push_back(m->address);
+  for (auto it = forgotten_.begin(); it != forgotten_.end();) {
+    if (now - it->second.since > config_.reconnect_timeout || index_.count(it->first)) {
+      it = forgotten_.erase(it);
+    } else {
+      candidates.push_back(it->second.address);
+      ++it;
+    }
+  }
+  if (candidates.empty()) return;
+  Member peer;
+  peer.address = candidates[rng_.below(static_cast<std::uint32_t>(candidates.size()))];
+  exchange_with(peer, false);
+}
+
+Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
+                                        std::span<const std::uint8_t> bytes) {
+  (void)from;
+  auto remote = wire::decode_push_pull_view(bytes);
+  if (!remote) return remote.error();
+  wire::Bytes reply = local_state(remote->join);
+  merge_remote_state(now, *remote);
+  return reply;
+}
+
+void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes) {
+  if (streams_.erase(id) == 0) return;
+  auto remote = wire::decode_push_pull_view(bytes);
+  if (!remote) {
+    ++counters_.datagrams_rejected;
+    return;
+  }
+  merge_remote_state(now, *remote);
+}
+
+void Node::handle_stream_failure(Millis now, std::uint64_t id) {
+  streams_.erase(id);
+  (void)now;
+}
+
+bool Node::is_news(const wire::PushNodeStateView& r) const {
+  // The rules below would ignore these entries anyway; deciding it here avoids building an
+  // owned message for every one of them (most of an anti-entropy exchange is old news).
+  auto it = index_.find(r.name);
+  if (it == index_.end()) return r.state == wire::NodeState::alive;
+  const Member& m = *it->second;
+  if (r.incarnation < m.incarnation) return false;
+  const bool is_self = m.name == self_name_;
+  switch (r.state) {
+    case wire::NodeState::alive: {
+      const auto ip = m.address.ip_bytes();
+      const bool same_address = r.port == m.address.port &&
+                                std::equal(r.addr.begin(), r.addr.end(), ip.begin(), ip.end());
+      if (!is_self) return r.incarnation > m.incarnation || !same_address;
+      const auto vsn = r.vsn();
+      return r.incarnation > m.incarnation ||
+             !std::equal(r.meta.begin(), r.meta.end(), m.meta.begin(), m.meta.end()) ||
+             !std::equal(vsn.begin(), vsn.end(), m.vsn.begin(), m.vsn.end());
+    }
+    case wire::NodeState::left:
+      return !m.dead_or_left() || suspicions_.count(m.name) > 0;
+    case wire::NodeState::dead:
+    case wire::NodeState::suspect:
+      return m.state == MemberState::alive || suspicions_.count(m.name) > 0;
+  }
+  return true;
+}
+
+void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
+  for (const auto& r : remote.nodes) {
+    if (!is_news(r)) continue;
+    const std::string name(r.name);
+    switch (r.state) {
+      case wire::NodeState::alive: {
+        const auto vsn = r.vsn();
+        alive_node(now,
+                   wire::Alive{r.incarnation, name, wire::Bytes(r.addr.begin(), r.addr.end()),
+                               r.port, wire::Bytes(r.meta.begin(), r.meta.end()),
+                               wire::Bytes(vsn.begin(), vsn.end())},
+                   false);
+        break;
+      }
+      case wire::NodeState::left:
+        dead_node(now, wire::Dead{r.incarnation, name, name});
+        break;
+      case wire::NodeState::dead:
+        // A remote verdict of death is only grounds for suspicion here (memberlist does the
+        // same): the member may refute before our own timer runs out.
+      case wire::NodeState::suspect:
+        suspect_node(now, wire::Suspect{r.incarnation, name, self_name_});
+        break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------- receiving
+
+void Node::handle_datagram(Millis now, const Address& from, std::span<const std::uint8_t> bytes) {
+  ++counters_.datagrams_received;
+  counters_.bytes_received += bytes.size();
+  auto labelled = wire::strip_label(bytes);
+  if (!labelled || labelled->label != config_.label) {
+    ++counters_.datagrams_rejected;
+    return;
+  }
+  auto messages = wire::decode_packet(labelled->rest);
+  if (!messages) {
+    ++counters_.datagrams_rejected;
+    return;
+  }
+  for (const auto& m : *messages) {
+    ++counters_.messages_received[Counters::index(wire::type_of(m))];
+    dispatch(now, from, m);
+  }
+}
+
+void Node::dispatch(Millis now, const Address& from, const wire::Message& message) {
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, wire::Ping>)
+          on_ping(from, m);
+        else if constexpr (std::is_same_v<T, wire::IndirectPing>)
+          on_indirect_ping(now, from, m);
+        else if constexpr (std::is_same_v<T, wire::Ack>)
+          on_ack(now, m);
+        else if constexpr (std::is_same_v<T, wire::Nack>)
+          on_nack(m);
+        else if constexpr (std::is_same_v<T, wire::Suspect>)
+          suspect_node(now, m);
+        else if constexpr (std::is_same_v<T, wire::Alive>)
+          alive_node(now, m, false);
+        else if constexpr (std::is_same_v<T, wire::Dead>)
+          dead_node(now, m);
+        // User messages and error responses carry nothing for membership.
+      },
+      message);
+}
+
+void Node::on_ping(const Address& from, const wire::Ping& ping) {
+  // A ping for another name reached a restarted agent at a reused address: ignore it.
+  if (!ping.node.empty() && ping.node != self_name_) return;
+  Address reply_to = from;
+  if (!ping.source_addr.empty() && ping.source_port != 0)
+    if (auto a = Address::from_bytes(ping.source_addr, ping.source_port)) reply_to = *a;
+  send(reply_to, wire::Ack{ping.seq_no, {}});
+}
+
+void Node::on_indirect_ping(Millis now, const Address& from, const wire::IndirectPing& req) {
+  auto target = Address::from_bytes(req.target, req.port);
+  if (!target) return;
+  Address requester = from;
+  if (!req.source_addr.empty() && req.source_port != 0)
+    if (auto a = Address::from_bytes(req.source_addr, req.source_port)) requester = *a;
+  const std::uint32_t local = ++seq_no_;
+  relays_[local] = Relay{requester, req.seq_no, req.nack};
+  const auto src = ip_bytes(self_address_);
+  send(*target, wire::Ping{local, req.node, src, self_address_.port, self_name_});
+  schedule(now + config_.probe_timeout, Timer::relay, local);
+}
+
+void Node::on_ack(Millis now, const wire::Ack& ack) {
+  if (auto it = relays_.find(ack.seq_no); it != relays_.end()) {
+    send(it->second.requester, wire::Ack{it->second.requester_seq, {}});
+    relays_.erase(it);
+    return;
+  }
+  if (probe_ && probe_->seq == ack.seq_no) finish_probe(now, true);
+}
+
+void Node::on_nack(const wire::Nack& nack) {
+  if (probe_ && probe_->seq == nack.seq_no) ++probe_->nacks;
+}
+
+// --------------------------------------------------------------------------- membership rules
+
+void Node::emit(Millis now, EventKind kind, const Member& m, const std::string& by) {
+  outbox_.events.push_back(Event{now, kind, m.name, m.incarnation, by});
+}
+
+void Node::cancel_suspicion(const std::string& member) {
+  auto it = suspicions_.find(member);
+  if (it == suspicions_.end()) return;
+  suspicion_tokens_.erase(it->second.token);
+  suspicions_.erase(it);
+}
+
+void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
+  if (left_ && a.node == self_name_) return;
+  auto address = Address::from_bytes(a.addr, a.port);
+  if (!address || a.node.empty()) return;
+  Member* m = find(a.node);
+  bool updates_address = false;
+  bool is_new = false;
+  if (!m) {
+    auto fresh = std::make_unique<Member>();
+    fresh->name = a.node;
+    fresh->address = *address;
+    fresh->state = MemberState::left;  // a placeholder the checks below bring to life
+    fresh->incarnation = 0;
+    m = &insert(std::move(fresh));
+    is_new = true;
+  } else if (m->address != *address) {
+    // Only a member that left (or a long-dead one) may come back at another address.
+    if (m->state != MemberState::left) return;
+    updates_address = true;
+  }
+  const bool is_self = a.node == self_name_;
+  // Alive #x overrides alive or suspect #y only when x > y (a member at x == y is no news).
+  if (a.incarnation <= m->incarnation && !is_self && !updates_address && !is_new) return;
+  if (a.incarnation < m->incarnation && is_self) return;
+  cancel_suspicion(a.node);
+  const MemberState old_state = m->state;
+  const wire::Bytes old_meta = m->meta;
+  if (!bootstrap && is_self) {
+    if (a.incarnation == m->incarnation && a.meta == m->meta && a.vsn == m->vsn) return;
+    // Someone speaks for us with our own incarnation or a newer one: only we may, so outbid it.
+    refute(now, *m, a.incarnation);
+    return;
+  }
+  broadcast(a.node, a);
+  m->incarnation = a.incarnation;
+  m->meta = a.meta;
+  m->address = *address;
+  m->vsn = a.vsn;
+  if (m->state != MemberState::alive) {
+    set_state(*m, MemberState::alive);
+    m->state_change = now;
+  }
+  if (is_new || old_state == MemberState::dead || old_state == MemberState::left)
+    emit(now, EventKind::join, *m);
+  else if (old_state == MemberState::suspect)
+    emit(now, EventKind::alive, *m);
+  else if (old_meta != m->meta)
+    emit(now, EventKind::updated, *m);
+}
+
+void Node::suspect_node(Millis now, const wire::Suspect& s) {
+  Member* m = find(s.node);
+  if (!m) return;
+  if (s.incarnation < m->incarnation) return;
+  // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
+  // of it is passed on so further confirmations can flow.
+  if (auto it = suspicions_.find(s.node); it != suspicions_.end()) {
+    if (config_.lifeguard.lha_suspicion && it->second.timer.confirm(s.from)) {
+      broadcast(s.node, s);
+      schedule(it->second.timer.deadline(), Timer::suspicion, it->second.token);
+    }
+    return;
+  }
+  if (m->state != MemberState::alive) return;
+  if (m->name == self_name_) {
+    refute(now, *m, s.incarnation);
+    return;
+  }
+  broadcast(s.node, s);
+  // Suspect #x overrides alive #y when x >= y: at equal incarnations bad news wins.
+  m->incarnation = s.incarnation;
+  set_state(*m, MemberState::suspect);
+  m->state_change = now;
+  if (s.from == self_name_) ++counters_.suspicions;
+  emit(now, EventKind::suspect, *m, s.from);
+
+  // Expect SuspicionMult - 2 confirmations: the nominal timeout lands two probe periods short
+  // of what the multiplier alone would give. Too small a cluster cannot supply them.
+  const std::size_t n = nodes_.size();
+  int k = config_.suspicion_mult - 2;
+  if (static_cast<int>(n) - 2 < k) k = 0;
+  const Millis min = suspicion_min_timeout(config_.suspicion_mult, n, config_.probe_interval);
+  Millis max = min * config_.suspicion_max_timeout_mult;
+  if (!config_.lifeguard.lha_suspicion) {
+    k = 0;
+    max = min;
+  }
+  const std::uint64_t token = next_token_++;
+  auto [it, inserted] = suspicions_.emplace(
+      s.node, PendingSuspicion{Suspicion(s.from, k, min, max, now), token, now});
+  suspicion_tokens_[token] = s.node;
+  schedule(it->second.timer.deadline(), Timer::suspicion, token);
+}
+
+void Node::dead_node(Millis now, const wire::Dead& d) {
+  Member* m = find(d.node);
+  if (!m) return;
+  // A verdict about an older incarnation is stale: the member has since spoken for itself.
+  if (d.incarnation < m->incarnation) return;
+  cancel_suspicion(d.node);
+  if (m->dead_or_left()) return;
+  if (m->name == self_name_ && !left_) {
+    refute(now, *m, d.incarnation);
+    return;
+  }
+  broadcast(d.node, d);
+  m->incarnation = d.incarnation;
+  set_state(*m, d.node == d.from ? MemberState::left : MemberState::dead);
+  m->state_change = now;
+  emit(now, m->state == MemberState::left ? EventKind::left : EventKind::dead, *m, d.from);
+}
+
+void Node::refute(Millis now, Member& self, Incarnation accused) {
+  // Only the member itself raises its incarnation, past both its own and the accusation's.
+  self.incarnation = std::max(self.incarnation + 1, accused + 1);
+  if (config_.lifeguard.lha_probe) awareness_.apply(1);
+  ++counters_.refutations;
+  broadcast(self_name_, alive_message(self));
+  emit(now, EventKind::refuted, self);
+}
+
+}  // namespace vigil::swim

@@ -1,0 +1,228 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.hpp"
+#include "base/time.hpp"
+#include "sim/rng.hpp"
+#include "swim/address.hpp"
+#include "swim/awareness.hpp"
+#include "swim/broadcast_queue.hpp"
+#include "swim/config.hpp"
+#include "swim/counters.hpp"
+#include "swim/member.hpp"
+#include "swim/outbox.hpp"
+#include "swim/suspicion.hpp"
+#include "wire/codec.hpp"
+#include "wire/messages.hpp"
+
+namespace vigil::swim {
+
+// The protocol versions this node advertises (pmin, pmax, pcur, dmin, dmax, dcur): memberlist's
+// range 1..5 speaking 2, and delegate versions Serf accepts.
+inline const wire::Bytes kVersions = {1, 5, 2, 2, 5, 5};
+
+// One SWIM member with Lifeguard, as a state machine in the style of memberlist. The host gives
+// it the time and what arrived, and takes from its outbox the datagrams to send, the full-state
+// exchanges to carry and the membership events; it asks next_deadline() when to call
+// handle_tick() again. No clock, socket, thread or global state inside: randomness comes from
+// the Rng it is given, so a simulation replays exactly from its seed.
+class Node {
+ public:
+  static Result<Node> create(Config config, std::string name, Address address, sim::Rng rng,
+                             Incarnation incarnation = 1, wire::Bytes meta = {});
+  Node(Node&&) = default;
+  Node& operator=(Node&&) = default;
+
+  // Starts probing, gossiping and anti-entropy, and announces this node.
+  void start(Millis now);
+  // Asks each seed for a full-state exchange (memberlist's join).
+  void join(Millis now, const std::vector<Address>& seeds);
+  // Knows `name` as alive without any exchange: for static bootstraps in simulations.
+  void add_member(Millis now, const std::string& name, Address address,
+                  Incarnation incarnation = 1);
+  // Announces a graceful departure; the node stops probing and keeps gossiping the news.
+  void leave(Millis now);
+
+  void handle_datagram(Millis now, const Address& from, std::span<const std::uint8_t> bytes);
+  void handle_tick(Millis now);
+  // A peer's full-state exchange arrived: merge it and return our own state to send back.
+  Result<wire::Bytes> handle_stream(Millis now, const Address& from,
+                                    std::span<const std::uint8_t> bytes);
+  void handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes);
+  void handle_stream_failure(Millis now, std::uint64_t id);
+
+  // The earliest time handle_tick() has work (Millis::max() when none).
+  Millis next_deadline() const;
+  Outbox& outbox() { return outbox_; }
+
+  const std::string& name() const { return self_name_; }
+  Address address() const { return self_address_; }
+  Incarnation incarnation() const;
+  bool has_left() const { return left_; }
+  const Config& config() const { return config_; }
+  const Counters& counters() const { return counters_; }
+  int health_score() const { return awareness_.score(); }
+  std::size_t pending_broadcasts() const { return broadcasts_.size(); }
+
+  const Member* member(const std::string& name) const;
+  // Every known member, this node included, in probe order.
+  std::vector<const Member*> members() const;
+  std::size_t member_count() const { return nodes_.size(); }
+
+ private:
+  enum class Timer : std::uint8_t {
+    probe,
+    probe_timeout,
+    probe_deadline,
+    gossip,
+    push_pull,
+    reconnect,
+    suspicion,
+    relay
+  };
+  struct TimerEntry {
+    Millis at;
+    std::uint64_t order;
+    Timer kind;
+    std::uint64_t token;
+    bool operator>(const TimerEntry& o) const { return at != o.at ? at > o.at : order > o.order; }
+  };
+  struct Probe {
+    std::string target;
+    std::uint32_t seq = 0;
+    Millis started{0};
+    bool indirect = false;
+    int expected_nacks = 0;
+    int nacks = 0;
+  };
+  struct Relay {  // an indirect ping we forward for someone else
+    Address requester;
+    std::uint32_t requester_seq = 0;
+    bool nack = false;
+  };
+  struct PendingSuspicion {
+    Suspicion timer;
+    std::uint64_t token;
+    Millis state_change;
+  };
+
+  Node(Config config, std::string name, Address address, sim::Rng rng, Incarnation incarnation,
+       wire::Bytes meta);
+
+  // Timers.
+  void schedule(Millis at, Timer kind, std::uint64_t token = 0);
+  void fire(const TimerEntry& entry, Millis now);
+
+  // Probing.
+  void start_probe(Millis now);
+  Member* next_probe_target(Millis now);
+  void reset_nodes(Millis now);
+  void probe_timeout(Millis now, std::uint64_t seq);
+  void finish_probe(Millis now, bool acked);
+
+  // Dissemination.
+  void gossip(Millis now);
+  void push_pull(Millis now);
+  void reconnect(Millis now);
+  void exchange_with(const Member& peer, bool join);
+  Millis stagger(Millis period);
+  void broadcast(const std::string& member, const wire::Message& message);
+  void send(const Address& to, const wire::Message& message, bool piggyback = true);
+  void send_raw(const Address& to, wire::Bytes packet);
+  void count_sent(const wire::Bytes& encoded);
+  std::size_t packet_overhead() const;
+  wire::Bytes local_state(bool join) const;
+  bool is_news(const wire::PushNodeStateView& remote) const;
+  void merge_remote_state(Millis now, const wire::PushPullView& remote);
+
+  // Receiving.
+  void dispatch(Millis now, const Address& from, const wire::Message& message);
+  void on_ping(const Address& from, const wire::Ping& ping);
+  void on_indirect_ping(Millis now, const Address& from, const wire::IndirectPing& req);
+  void on_ack(Millis now, const wire::Ack& ack);
+  void on_nack(const wire::Nack& nack);
+
+  // Membership rules.
+  void alive_node(Millis now, const wire::Alive& alive, bool bootstrap);
+  void suspect_node(Millis now, const wire::Suspect& suspect);
+  void dead_node(Millis now, const wire::Dead& dead);
+  void refute(Millis now, Member& self, Incarnation accused);
+  void cancel_suspicion(const std::string& member);
+  // Every state change goes through here, so dead_count_ stays exact.
+  void set_state(Member& m, MemberState s);
+  void emit(Millis now, EventKind kind, const Member& m, const std::string& by = {});
+
+  Member* find(const std::string& name);
+  Member& insert(std::unique_ptr<Member> member);
+  wire::Alive alive_message(const Member& m) const;
+  int transmit_limit() const;
+  // memberlist's kRandomNodes: up to k distinct members not excluded, in at most 3n draws.
+  template <typename Exclude>
+  std::vector<Member*> random_members(int k, Exclude exclude) {
+    std::vector<Member*> out;
+    const std::size_t n = nodes_.size();
+    if (k <= 0 || n == 0) return out;
+    for (std::size_t i = 0; i < 3 * n && out.size() < static_cast<std::size_t>(k); ++i) {
+      Member* m = nodes_[rng_.below(static_cast<std::uint32_t>(n))].get();
+      if (exclude(*m) || std::find(out.begin(), out.end(), m) != out.end()) continue;
+      out.push_back(m);
+    }
+    return out;
+  }
+
+  Config config_;
+  std::string self_name_;
+  Address self_address_;
+  sim::Rng rng_;
+  Awareness awareness_;
+  BroadcastQueue broadcasts_;
+  Counters counters_;
+  Outbox outbox_;
+
+  std::vector<std::unique_ptr<Member>> nodes_;  // probe order, self included
+  // Transparent hashing lets a string_view from a received buffer look members up unchanged.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Member*, NameHash, std::equal_to<>> index_;
+  std::size_t probe_index_ = 0;
+  std::size_t dead_count_ = 0;  // members held dead: reconnect attempts only scan when some are
+
+  std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> timers_;
+  std::uint64_t timer_order_ = 0;
+  std::uint64_t next_token_ = 1;
+  std::uint64_t probe_tick_token_ = 0;
+  std::uint64_t gossip_token_ = 0;
+  std::uint64_t push_pull_token_ = 0;
+  std::uint64_t reconnect_token_ = 0;
+
+  std::optional<Probe> probe_;
+  bool probe_tick_pending_ = false;  // a probe tick arrived while a probe was still running
+  std::uint32_t seq_no_ = 0;
+  std::unordered_map<std::uint32_t, Relay> relays_;
+  std::unordered_map<std::string, PendingSuspicion> suspicions_;
+  std::unordered_map<std::uint64_t, std::string> suspicion_tokens_;
+  std::unordered_map<std::uint64_t, bool> streams_;  // pending exchanges: id -> join
+  struct Forgotten {
+    Address address;
+    Millis since;
+  };
+  // Failed members no longer in the list, still worth a reconnect attempt (see Config).
+  std::unordered_map<std::string, Forgotten> forgotten_;
+  std::uint64_t next_stream_id_ = 1;
+  bool started_ = false;
+  bool left_ = false;
+};
+
+}  // namespace vigil::swim

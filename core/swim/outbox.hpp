@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/time.hpp"
+#include "swim/address.hpp"
+#include "swim/member.hpp"
+#include "wire/messages.hpp"
+
+namespace vigil::swim {
+
+// What a membership change means to whoever watches this node.
+enum class EventKind : std::uint8_t {
+  join,     // a member we did not know, or knew as dead/left, is alive
+  alive,    // a suspect member is alive again (it refuted)
+  suspect,  // we now suspect a member
+  dead,     // we consider a member failed
+  left,     // a member left gracefully
+  refuted,  // someone accused this node; it raised its own incarnation
+  updated,  // a member's metadata changed
+  removed,  // a dead or left member was forgotten after gossip-to-the-dead time
+};
+
+std::string_view to_string(EventKind kind);
+
+struct Event {
+  Millis at{0};
+  EventKind kind = EventKind::join;
+  std::string member;
+  Incarnation incarnation = 0;
+  std::string by;  // who accused (suspect, dead), when known
+};
+
+struct Datagram {
+  Address to;
+  wire::Bytes bytes;
+};
+
+// A full-state exchange the host must carry (TCP in memberlist, in-process in the simulation):
+// deliver `bytes` to `to` with Node::handle_stream, then hand the reply back with
+// Node::handle_stream_reply(id, ...) or report Node::handle_stream_failure(id).
+struct StreamRequest {
+  std::uint64_t id = 0;
+  Address to;
+  wire::Bytes bytes;
+  bool join = false;
+};
+
+// How one probe ended: the native agent feeds acks into a per-peer phi detector.
+struct ProbeResult {
+  std::string member;
+  Millis at{0};
+  bool acked = false;
+  Millis rtt{0};       // when acked: from the ping to the ack
+  bool direct = true;  // acked before the indirect phase began
+};
+
+// Everything a node wants done after it handled an input. The host drains it.
+struct Outbox {
+  std::vector<Datagram> datagrams;
+  std::vector<StreamRequest> streams;
+  std::vector<Event> events;
+  std::vector<ProbeResult> probe_results;
+
+  bool empty() const {
+    return datagrams.empty() && streams.empty() && events.empty() && probe_results.empty();
+  }
+  void clear() {
+    datagrams.clear();
+    streams.clear();
+    events.clear();
+    probe_results.clear();
+  }
+};
+
+}  // namespace vigil::swim

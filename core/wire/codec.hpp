@@ -1,0 +1,108 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "wire/messages.hpp"
+
+// memberlist's UDP framing: single messages, compound messages, the CRC wrapper and the label
+// header, plus the push-pull exchange. Decoding is total: every byte string yields either a value
+// or an Error, never undefined behaviour, an exception or an allocation larger than the input.
+namespace vigil::wire {
+
+// Compound messages may contain compound messages; memberlist does not bound that, we do.
+inline constexpr int max_compound_depth = 4;
+
+// Appends [type byte][msgpack map] (User: [8][payload]) to `out`.
+void encode(const Message& message, Bytes& out);
+Bytes encode(const Message& message);
+
+// Decodes exactly one message, starting with its type byte. Compound, CRC, compressed and
+// encrypted framings are errors here: decode_packet unwraps the first two.
+Result<Message> decode_message(std::span<const std::uint8_t> bytes);
+
+// [7][count u8][count big-endian u16 lengths][parts].
+Result<Bytes> make_compound(const std::vector<Bytes>& parts);
+
+struct CompoundParts {
+  std::vector<std::span<const std::uint8_t>> parts;  // views into the input
+  std::size_t truncated = 0;                         // parts announced but cut off
+};
+
+// Splits the body of a compound message (the bytes after its type byte) as memberlist does: a
+// missing count or length table is an error, while parts cut off by the end of the datagram are
+// only counted in `truncated`.
+Result<CompoundParts> split_compound(std::span<const std::uint8_t> after_type_byte);
+
+// [12][CRC-32 (IEEE) of message, big-endian][message].
+Bytes add_crc(std::span<const std::uint8_t> message);
+
+// [244][length u8][label][packet]; an empty label leaves the packet unchanged. Labels longer than
+// 255 bytes are an error.
+Result<Bytes> add_label(std::string_view label, std::span<const std::uint8_t> packet);
+
+struct Labelled {
+  std::string label;                   // empty when the packet had no label header
+  std::span<const std::uint8_t> rest;  // a view into the input
+};
+
+Result<Labelled> strip_label(std::span<const std::uint8_t> packet);
+
+// Decodes a whole datagram after its label has been stripped: verifies and removes a CRC wrapper,
+// splits compound messages (nested at most max_compound_depth deep) and decodes every part. Any
+// bad or truncated part fails the whole packet.
+Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet);
+
+// One node state of a push-pull exchange, borrowing its bytes (from a member table when
+// encoding, from the received buffer when decoding), so that exchanging a thousand members costs
+// no allocation per member.
+struct PushNodeStateView {
+  // Versions sent as a msgpack array of integers are not contiguous in the buffer; up to this
+  // many are copied inline (memberlist sends six).
+  static constexpr std::size_t kMaxInlineVersions = 16;
+
+  std::string_view name;
+  std::span<const std::uint8_t> addr;
+  std::uint16_t port = 0;
+  std::span<const std::uint8_t> meta;
+  std::uint32_t incarnation = 0;
+  NodeState state = NodeState::alive;
+
+  std::span<const std::uint8_t> vsn() const {
+    return vsn_inline_ ? std::span<const std::uint8_t>(vsn_copy_.data(), vsn_copy_length_) : vsn_;
+  }
+  void set_vsn(std::span<const std::uint8_t> borrowed) {
+    vsn_ = borrowed;
+    vsn_inline_ = false;
+  }
+  bool copy_vsn(std::span<const std::uint8_t> versions);  // false if too many
+
+ private:
+  std::span<const std::uint8_t> vsn_;
+  std::array<std::uint8_t, kMaxInlineVersions> vsn_copy_{};
+  std::uint8_t vsn_copy_length_ = 0;
+  bool vsn_inline_ = false;
+};
+
+struct PushPullView {
+  bool join = false;
+  std::vector<PushNodeStateView> nodes;
+  std::span<const std::uint8_t> user_state;
+};
+
+// [6][{Nodes, UserStateLen, Join}][one map per node][user state bytes].
+void encode_push_pull(bool join, std::span<const PushNodeStateView> nodes,
+                      std::span<const std::uint8_t> user_state, Bytes& out);
+void encode_push_pull(const PushPull& push_pull, Bytes& out);
+// The views point into `bytes`, which must outlive them. All node states are checked before
+// anything is returned, so a corrupt exchange is rejected whole.
+Result<PushPullView> decode_push_pull_view(std::span<const std::uint8_t> bytes);
+Result<PushPull> decode_push_pull(std::span<const std::uint8_t> bytes);
+
+}  // namespace vigil::wire
