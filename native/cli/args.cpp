@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace vigil::cli {
@@ -69,6 +70,27 @@ Result<std::int64_t> Args::integer(const std::string& name, std::int64_t fallbac
 Result<double> Args::required_number(const std::string& name) const {
   if (!has(name)) return Error{"missing required option --" + name};
   return number(name, 0.0);
+}
+
+Result<std::int64_t> Args::integer_in(const std::string& name, std::int64_t fallback,
+                                      std::int64_t lo, std::int64_t hi) const {
+  auto v = integer(name, fallback);
+  if (v && (*v < lo || *v > hi))
+    return Error{"--" + name + " must be between " + std::to_string(lo) + " and " +
+                 std::to_string(hi)};
+  return v;
+}
+
+Result<double> Args::number_in(const std::string& name, double fallback, double lo,
+                               double hi) const {
+  auto v = number(name, fallback);
+  if (v && (*v < lo || *v > hi)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "--%s must be between %g and %g, got %g", name.c_str(), lo, hi,
+                  *v);
+    return Error{buf};
+  }
+  return v;
 }
 
 Result<std::string> Args::choice(const std::string& name, const std::vector<std::string>& choices,

@@ -31,6 +31,10 @@ class Args {
   Result<double> number(const std::string& name, double fallback) const;
   Result<std::int64_t> integer(const std::string& name, std::int64_t fallback) const;
   Result<double> required_number(const std::string& name) const;
+  // The same, also checked against an inclusive range ("--name must be between lo and hi").
+  Result<std::int64_t> integer_in(const std::string& name, std::int64_t fallback, std::int64_t lo,
+                                  std::int64_t hi) const;
+  Result<double> number_in(const std::string& name, double fallback, double lo, double hi) const;
   // A value that must be one of `choices`.
   Result<std::string> choice(const std::string& name, const std::vector<std::string>& choices,
                              const std::string& fallback) const;

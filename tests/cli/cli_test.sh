@@ -95,7 +95,7 @@ run 2 lab swim-probe --loss 1.5 && expect_in "$err" "--loss must be in [0, 1)"
 run 0 lab swim --nodes 30 --kill 2 --periods 40 --format json &&
   json_check "j[0].all_dead_periods > 0 && j[0].false_deaths === 0 && j[0].msgs_per_node_per_period >= 2"
 run 0 lab swim --nodes 10 --kill 0 --periods 10 --profile teaching --lifeguard off && expect_in "$out" "Lifeguard off"
-run 2 lab swim --nodes 10 --kill 10 && expect_in "$err" "--kill must be between 0 and --nodes - 1"
+run 2 lab swim --nodes 10 --kill 10 && expect_in "$err" "--kill must be smaller than --nodes"
 run 2 lab swim --profile cloud && expect_in "$err" "--profile must be one of lan|wan|local|teaching"
 run 2 lab swim --lifeguard maybe && expect_in "$err" "--lifeguard must be one of on|off"
 run 0 lab cost --nodes 10,100 --format json &&

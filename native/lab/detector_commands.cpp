@@ -1,0 +1,101 @@
+// `vigil lab phi|detectors|timeouts`: heartbeats, timeouts and phi accrual.
+#include <limits>
+
+#include "detect/phi.hpp"
+#include "lab/detectors_experiment.hpp"
+#include "lab/lab_command.hpp"
+#include "lab/timeouts_experiment.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+using cli::Args;
+
+Result<lab::Report> run_phi(const Args& args, std::uint32_t) {
+  auto mean = args.required_number("mean");
+  if (!mean) return mean.error();
+  auto silence = args.required_number("silence");
+  if (!silence) return silence.error();
+  auto model = args.choice("model", {"normal", "logistic", "exponential"}, "normal");
+  if (!model) return model.error();
+  const bool needs_std = *model != "exponential";
+  if (needs_std && !args.has("std")) return Error{"missing required option --std"};
+  auto std_dev = args.number("std", std::numeric_limits<double>::quiet_NaN());
+  if (!std_dev) return std_dev.error();
+  auto pause = args.number("pause", 0.0);
+  if (!pause) return pause.error();
+  auto value = detect::phi(*silence, *mean, needs_std ? *std_dev : 1.0, *pause,
+                           detect::parse_tail_model(*model).value());
+  if (!value) return value.error();
+  lab::Report report;
+  report.facts = {{"phi", *value}};
+  return report;
+}
+
+Result<lab::Report> run_detectors(const Args& args, std::uint32_t seed) {
+  lab::DetectorsOptions options;
+  options.seed = seed;
+  auto scenario =
+      args.choice("scenario", {"stable", "jitter", "pause", "pause-jitter", "all"}, "all");
+  if (!scenario) return scenario.error();
+  if (*scenario != "all") options.scenarios = {*scenario};
+  auto runs = args.integer("runs", options.runs);
+  if (!runs) return runs.error();
+  auto seconds = args.integer("seconds", options.seconds);
+  if (!seconds) return seconds.error();
+  if (*runs < 1 || *runs > 1000) return Error{"--runs must be between 1 and 1000"};
+  if (*seconds < 4 || *seconds > 3600) return Error{"--seconds must be between 4 and 3600"};
+  options.runs = static_cast<int>(*runs);
+  options.seconds = static_cast<int>(*seconds);
+  auto rows = lab::run_detectors(options, terminal_progress("detectors"));
+  if (!rows) return rows.error();
+  return lab::detectors_report(*rows, options);
+}
+
+Result<lab::Report> run_timeouts(const Args& args, std::uint32_t seed) {
+  lab::TimeoutsOptions options;
+  options.seed = seed;
+  auto gaps = args.integer("gaps", options.gaps);
+  if (!gaps) return gaps.error();
+  auto window = args.integer("window", options.window);
+  if (!window) return window.error();
+  if (*gaps < 2 || *gaps > 10'000'000) return Error{"--gaps must be between 2 and 10000000"};
+  if (*window < 2 || *window > 10'000'000) return Error{"--window must be between 2 and 10000000"};
+  options.gaps = static_cast<int>(*gaps);
+  options.window = static_cast<int>(*window);
+  auto result = lab::run_timeouts(options);
+  if (!result) return result.error();
+  return lab::timeouts_report(*result, options);
+}
+
+}  // namespace
+
+std::vector<LabCommand> detector_commands() {
+  return {
+      {"phi",
+       "phi of one silence under a fitted distribution (seed 001's function)",
+       {{"mean", true, "mean inter-arrival time, ms", "required"},
+        {"std", true, "standard deviation, ms (normal and logistic)", "required"},
+        {"silence", true, "time since the last heartbeat, ms", "required"},
+        {"pause", true, "pause margin added to the mean, ms", "0"},
+        {"model", true, "normal|logistic|exponential", "normal"}},
+       "0",
+       run_phi},
+      {"detectors",
+       "seed 000's five detectors on one simulated heartbeat stream",
+       {{"scenario", true, "stable|jitter|pause|pause-jitter|all", "all"},
+        {"runs", true, "runs per scenario", "3"},
+        {"seconds", true, "seconds per run before the sender crashes", "20"}},
+       "1",
+       run_detectors},
+      {"timeouts",
+       "seed 004's hour of heartbeats: fixed timeouts and phi by tail model",
+       {{"gaps", true, "number of gaps (3600 = one hour at 1 s)", "3600"},
+        {"window", true, "gaps phi is fitted on", "1000"}},
+       "7",
+       run_timeouts},
+  };
+}
+
+}  // namespace vigil::native
