@@ -15,7 +15,7 @@ using cli::Args;
 const std::vector<LabCommand>& commands() {
   static const std::vector<LabCommand> list = [] {
     std::vector<LabCommand> all;
-    for (auto group : {detector_commands, swim_commands})
+    for (auto group : {detector_commands, swim_commands, gossip_commands, retry_commands})
       for (auto& c : group()) all.push_back(std::move(c));
     return all;
   }();

@@ -25,6 +25,8 @@ struct LabCommand {
 // The experiments, one group per core area.
 std::vector<LabCommand> detector_commands();
 std::vector<LabCommand> swim_commands();
+std::vector<LabCommand> gossip_commands();
+std::vector<LabCommand> retry_commands();
 
 // Progress on stderr when it is a terminal, nothing otherwise (pipes and CI logs stay clean).
 lab::Progress terminal_progress(const std::string& what, const char* unit = "runs");
