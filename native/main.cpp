@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/exit_codes.hpp"
+#include "agent/agent_cli.hpp"
 #include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
 
@@ -14,6 +15,9 @@ void print_help() {
       "vigil — is that node dead, or just slow?\n\n"
       "usage: vigil <command> [options]\n\n"
       "commands:\n"
+      "  demo               start local agents and the web app pointed at them (vigil demo --help)\n"
+      "  agent              run one SWIM member with its live view (vigil agent --help)\n"
+      "  members            list the members an agent knows (vigil members --help)\n"
       "  lab <experiment>   run an experiment and print its table (vigil lab --help)\n"
       "  serve              serve the web app over HTTP (vigil serve --help)\n"
       "  help               show this help\n\n"
@@ -36,6 +40,9 @@ int main(int argc, char** argv) {
   }
   if (command == "lab") return vigil::native::run_lab(rest);
   if (command == "serve") return vigil::native::run_serve(rest);
+  if (command == "agent") return vigil::native::run_agent(rest);
+  if (command == "members") return vigil::native::run_members(rest);
+  if (command == "demo") return vigil::native::run_demo(rest);
   std::fprintf(stderr, "vigil: unknown command '%s' (try vigil --help)\n", command.c_str());
   return vigil::cli::kUsage;
 }

@@ -77,10 +77,15 @@ if [[ ! -d $imgui_dir ]]; then
   log "Dear ImGui source unpacked in $imgui_dir"
 fi
 
-# 3. Node modules for the browser tests (playwright-core drives Debian's chromium).
-if [[ ! -d $here/tests/e2e/node_modules/playwright-core ]]; then
-  log "npm ci in tests/e2e"
-  (cd "$here/tests/e2e" && npm ci --no-audit --no-fund --loglevel=error)
+# 3. Node modules for the browser and agent tests (playwright-core drives Debian's chromium; ws
+#    speaks to agents). Installed again whenever a package of the lock file is missing.
+node_packages=$(node -e 'console.log(Object.keys(require(process.argv[1]).dependencies).join(" "))' \
+  "$here/tests/package.json")
+missing_node=0
+for p in $node_packages; do [[ -d $here/tests/node_modules/$p ]] || missing_node=1; done
+if ((missing_node)); then
+  log "npm ci in tests"
+  (cd "$here/tests" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 log "ready"

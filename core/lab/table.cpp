@@ -117,6 +117,27 @@ nlohmann::json table_json(const Table& table) {
   return rows;
 }
 
+// The series as one table: row i holds every series' i-th value.
+Table series_table(const Report& report) {
+  Table t;
+  t.key = "series";
+  t.columns.push_back({"index", "i", 0});
+  std::size_t longest = 0;
+  for (const auto& [name, values] : report.series) {
+    t.columns.push_back({name, name, 2});
+    longest = std::max(longest, values.size());
+  }
+  // Rows are sized up front and filled in place: growing a vector of Cells element by element
+  // trips GCC 12's -Wmaybe-uninitialized on the variant's string member.
+  t.rows.assign(longest, std::vector<Cell>(report.series.size() + 1));
+  for (std::size_t i = 0; i < longest; ++i) {
+    t.rows[i][0] = static_cast<std::int64_t>(i);
+    for (std::size_t k = 0; k < report.series.size(); ++k)
+      if (i < report.series[k].second.size()) t.rows[i][k + 1] = report.series[k].second[i];
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string render(const Report& report, Format format) {
@@ -127,8 +148,14 @@ std::string render(const Report& report, Format format) {
         if (i) out += "\n";
         out += render_text(report.tables[i]);
       }
+      if (!report.series.empty()) {
+        if (!out.empty()) out += "\n";
+        out += render_text(series_table(report));
+      }
       for (const auto& [name, value] : report.facts)
         out += name + ": " + format_number(value, 4) + "\n";
+      for (const auto& [name, value] : report.flags)
+        out += name + ": " + (value ? "true" : "false") + "\n";
       for (const auto& note : report.notes) out += note + "\n";
       return out;
     }
@@ -139,22 +166,40 @@ std::string render(const Report& report, Format format) {
         if (report.tables.size() > 1) out += "# " + report.tables[i].key + "\n";
         out += render_csv(report.tables[i]);
       }
-      if (!report.facts.empty()) {
+      if (!report.series.empty()) {
+        Table t = series_table(report);
+        // Full precision in CSV, as for facts.
+        for (std::size_t i = 1; i < t.columns.size(); ++i) t.columns[i].precision = 6;
+        if (!out.empty()) out += "\n# series\n";
+        out += render_csv(t);
+      }
+      if (!report.facts.empty() || !report.flags.empty()) {
         if (!out.empty()) out += "\n";
         out += "fact,value\n";
         for (const auto& [name, value] : report.facts)
           out += name + "," + format_number(value, 6) + "\n";
+        for (const auto& [name, value] : report.flags)
+          out += name + "," + (value ? "true" : "false") + "\n";
       }
       return out;
     }
     case Format::json: {
       // One table and nothing else: a bare array of rows. Otherwise an object keyed by table.
-      if (report.tables.size() == 1 && report.facts.empty())
+      if (report.tables.size() == 1 && report.facts.empty() && report.series.empty() &&
+          report.flags.empty())
         return table_json(report.tables.front()).dump(2) + "\n";
+      auto number = [](double x) {
+        return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+      };
       nlohmann::json obj = nlohmann::json::object();
       for (const auto& t : report.tables) obj[t.key] = table_json(t);
-      for (const auto& [name, value] : report.facts)
-        obj[name] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+      for (const auto& [name, value] : report.facts) obj[name] = number(value);
+      for (const auto& [name, value] : report.flags) obj[name] = value;
+      for (const auto& [name, values] : report.series) {
+        auto array = nlohmann::json::array();
+        for (double x : values) array.push_back(number(x));
+        obj[name] = std::move(array);
+      }
       return obj.dump(2) + "\n";
     }
   }

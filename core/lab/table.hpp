@@ -30,6 +30,12 @@ struct Table {
 struct Report {
   std::vector<Table> tables;
   std::vector<std::pair<std::string, double>> facts;
+  // Named sequences, e.g. a value per round for plotting: JSON arrays under their names (and then
+  // always the object form); in text and CSV one more table, an index column and a column per
+  // series, shorter series left empty at the end.
+  std::vector<std::pair<std::string, std::vector<double>>> series;
+  // Named yes/no facts (e.g. "recovered"): JSON booleans (object form), true/false in text and CSV.
+  std::vector<std::pair<std::string, bool>> flags;
   std::vector<std::string> notes;  // printed under the text form only
 };
 

@@ -258,6 +258,13 @@ void SwimCluster::leave(std::size_t i) {
   arm(i);
 }
 
+Status SwimCluster::reconfigure(const swim::Config& config) {
+  if (auto s = config.validate(); !s) return s;
+  options_.config = config;
+  for (auto& h : hosts_) h.node->reconfigure(config);
+  return ok_status();
+}
+
 const swim::Member* SwimCluster::view(std::size_t observer, std::size_t observed) const {
   return hosts_[observer].node->member(hosts_[observed].name);
 }

@@ -55,6 +55,9 @@ class SwimCluster {
   void pause(std::size_t i, Millis duration);
   void set_slow(std::size_t i, Millis processing_delay);  // 0 restores normal speed
   void leave(std::size_t i);
+  // New protocol parameters for every node, running or restarted later (e.g. Lifeguard off).
+  Status reconfigure(const swim::Config& config);
+  const swim::Config& config() const { return options_.config; }
   Network& network() { return network_; }
   const Network& network() const { return network_; }
 

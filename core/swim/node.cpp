@@ -153,10 +153,25 @@ void Node::add_member(Millis now, const std::string& name, Address address,
   emit(now, EventKind::join, insert(std::move(m)));
 }
 
+Status Node::reconfigure(const Config& config) {
+  if (auto s = config.validate(); !s) return s;
+  const int score = awareness_.score();
+  config_ = config;
+  awareness_ = Awareness(config_.awareness_max_multiplier);
+  awareness_.apply(score);  // keep what we learnt about our own health, within the new range
+  return ok_status();
+}
+
 void Node::leave(Millis now) {
   if (left_) return;
   left_ = true;
-  dead_node(now, wire::Dead{incarnation(), self_name_, self_name_});
+  const wire::Dead farewell{incarnation(), self_name_, self_name_};
+  dead_node(now, farewell);
+  // Beyond memberlist: besides gossiping the news, tell every live member once, directly. With
+  // small retransmit limits the gossip alone can die out, and a member that misses it would
+  // later record a failure instead of a departure.
+  for (const auto& m : nodes_)
+    if (m->name != self_name_ && !m->dead_or_left()) send(m->address, farewell, false);
 }
 
 // ------------------------------------------------------------------------------------- timers
@@ -514,13 +529,19 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
 }
 
 void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes) {
-  if (streams_.erase(id) == 0) return;
+  auto it = streams_.find(id);
+  if (it == streams_.end()) return;
+  const bool join = it->second;
+  streams_.erase(it);
   auto remote = wire::decode_push_pull_view(bytes);
   if (!remote) {
     ++counters_.datagrams_rejected;
     return;
   }
   merge_remote_state(now, *remote);
+  // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
+  // announcement may have been spent while we knew only the seed.
+  if (join && !left_) broadcast(self_name_, alive_message(*find(self_name_)));
 }
 
 void Node::handle_stream_failure(Millis now, std::uint64_t id) {
@@ -609,7 +630,7 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
       [&](const auto& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, wire::Ping>)
-          on_ping(from, m);
+          on_ping(now, from, m);
         else if constexpr (std::is_same_v<T, wire::IndirectPing>)
           on_indirect_ping(now, from, m);
         else if constexpr (std::is_same_v<T, wire::Ack>)
@@ -627,13 +648,24 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
       message);
 }
 
-void Node::on_ping(const Address& from, const wire::Ping& ping) {
+void Node::on_ping(Millis now, const Address& from, const wire::Ping& ping) {
   // A ping for another name reached a restarted agent at a reused address: ignore it.
   if (!ping.node.empty() && ping.node != self_name_) return;
   Address reply_to = from;
   if (!ping.source_addr.empty() && ping.source_port != 0)
     if (auto a = Address::from_bytes(ping.source_addr, ping.source_port)) reply_to = *a;
   send(reply_to, wire::Ack{ping.seq_no, {}});
+  // Beyond memberlist: a prober we have never heard of knows a membership we lack (its join
+  // news died out before reaching us): exchange state with it rather than wait for anti-entropy.
+  if (!ping.source_node.empty() && !left_ && !find(ping.source_node)) {
+    auto last = introductions_.find(reply_to);
+    if (last == introductions_.end() || now - last->second >= config_.probe_interval * 2) {
+      introductions_[reply_to] = now;
+      Member stranger;
+      stranger.address = reply_to;
+      exchange_with(stranger, false);
+    }
+  }
 }
 
 void Node::on_indirect_ping(Millis now, const Address& from, const wire::IndirectPing& req) {
@@ -728,7 +760,12 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
 void Node::suspect_node(Millis now, const wire::Suspect& s) {
   Member* m = find(s.node);
   if (!m) return;
-  if (s.incarnation < m->incarnation) return;
+  if (s.incarnation < m->incarnation) {
+    // Beyond memberlist: an accusation against our older self means the accuser missed our
+    // refutation (small retransmit limits let news die out); say it again, unchanged.
+    if (m->name == self_name_) broadcast(self_name_, alive_message(*m));
+    return;
+  }
   // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
   // of it is passed on so further confirmations can flow.
   if (auto it = suspicions_.find(s.node); it != suspicions_.end()) {
@@ -773,7 +810,10 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
   Member* m = find(d.node);
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
-  if (d.incarnation < m->incarnation) return;
+  if (d.incarnation < m->incarnation) {
+    if (m->name == self_name_ && !left_) broadcast(self_name_, alive_message(*m));  // as in suspect_node
+    return;
+  }
   cancel_suspicion(d.node);
   if (m->dead_or_left()) return;
   if (m->name == self_name_ && !left_) {

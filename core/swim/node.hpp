@@ -52,6 +52,8 @@ class Node {
                   Incarnation incarnation = 1);
   // Announces a graceful departure; the node stops probing and keeps gossiping the news.
   void leave(Millis now);
+  // New timing and Lifeguard parameters (a profile change); timers already armed run out first.
+  Status reconfigure(const Config& config);
 
   void handle_datagram(Millis now, const Address& from, std::span<const std::uint8_t> bytes);
   void handle_tick(Millis now);
@@ -147,7 +149,7 @@ class Node {
 
   // Receiving.
   void dispatch(Millis now, const Address& from, const wire::Message& message);
-  void on_ping(const Address& from, const wire::Ping& ping);
+  void on_ping(Millis now, const Address& from, const wire::Ping& ping);
   void on_indirect_ping(Millis now, const Address& from, const wire::IndirectPing& req);
   void on_ack(Millis now, const wire::Ack& ack);
   void on_nack(const wire::Nack& nack);
@@ -220,6 +222,7 @@ class Node {
   };
   // Failed members no longer in the list, still worth a reconnect attempt (see Config).
   std::unordered_map<std::string, Forgotten> forgotten_;
+  std::unordered_map<Address, Millis> introductions_;  // last exchange with an unknown prober
   std::uint64_t next_stream_id_ = 1;
   bool started_ = false;
   bool left_ = false;

@@ -22,6 +22,7 @@ Result<Endpoint> parse_endpoint(std::string_view text) {
   in_addr addr{};
   if (::inet_pton(AF_INET, e.host.c_str(), &addr) != 1)
     return Error{"host must be an IPv4 address such as 127.0.0.1, got '" + e.host + "'"};
+  e.ip = ntohl(addr.s_addr);
   return e;
 }
 

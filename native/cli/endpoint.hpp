@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,7 @@ namespace vigil::cli {
 struct Endpoint {
   std::string host;
   int port = 0;
+  std::uint32_t ip = 0;  // the host as a number, host byte order
 };
 
 // "HOST:PORT" with a dotted IPv4 host (or "localhost") and a port in 1..65535.

@@ -7,7 +7,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
-#include "http/web_server.hpp"
+#include "http/lws_host.hpp"
 
 namespace vigil::native {
 
@@ -45,11 +45,12 @@ int run_serve(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "vigil serve: --http: %s\n", endpoint.error().message.c_str());
     return cli::kUsage;
   }
-  WebServerOptions options;
+  LwsHost::Options options;
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.web_dir = args->text("web").value_or(cli::default_web_dir());
-  auto server = WebServer::start(options);
+  options.ws_protocol.clear();  // static files only
+  auto server = LwsHost::create(options, {});
   if (!server) {
     std::fprintf(stderr, "vigil serve: %s\n", server.error().message.c_str());
     return cli::kFailure;
@@ -59,8 +60,7 @@ int run_serve(const std::vector<std::string>& argv) {
   std::printf("vigil: serving %s at %s  (Ctrl-C to stop)\n", options.web_dir.c_str(),
               (*server)->url().c_str());
   std::fflush(stdout);
-  while (!g_stop && (*server)->service()) {
-  }
+  (*server)->run(g_stop);
   std::printf("vigil: stopped\n");
   return cli::kOk;
 }

@@ -1,5 +1,6 @@
 #include "lab/lab_cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/args.hpp"
@@ -32,7 +33,10 @@ std::vector<Args::Spec> common_specs(const LabCommand& c) {
 
 void print_lab_help() {
   std::printf("usage: vigil lab <experiment> [options]\n\nexperiments:\n");
-  for (const auto& c : commands()) std::printf("  %-12s %s\n", c.name.c_str(), c.summary.c_str());
+  int width = 12;
+  for (const auto& c : commands()) width = std::max(width, static_cast<int>(c.name.size()));
+  for (const auto& c : commands())
+    std::printf("  %-*s %s\n", width, c.name.c_str(), c.summary.c_str());
   std::printf(
       "\nevery experiment takes --seed N and --format table|csv|json; "
       "`vigil lab <experiment> --help` lists its options.\n");
@@ -45,16 +49,31 @@ int run_lab(const std::vector<std::string>& args) {
     print_lab_help();
     return args.empty() ? cli::kUsage : cli::kOk;
   }
+  // Names are one word ("swim") or a group and a word ("retry chain").
   const LabCommand* command = nullptr;
-  for (const auto& c : commands())
+  std::size_t words = 1;
+  for (const auto& c : commands()) {
     if (c.name == args[0]) command = &c;
+    if (args.size() > 1 && c.name == args[0] + " " + args[1]) {
+      command = &c;
+      words = 2;
+      break;
+    }
+  }
   if (!command) {
-    std::fprintf(stderr, "vigil lab: unknown experiment '%s'\n\n", args[0].c_str());
+    std::string group;
+    for (const auto& c : commands())
+      if (c.name.rfind(args[0] + " ", 0) == 0)
+        group += (group.empty() ? "" : "|") + c.name.substr(args[0].size() + 1);
+    if (!group.empty())
+      std::fprintf(stderr, "vigil lab %s: expected one of %s\n\n", args[0].c_str(), group.c_str());
+    else
+      std::fprintf(stderr, "vigil lab: unknown experiment '%s'\n\n", args[0].c_str());
     print_lab_help();
     return cli::kUsage;
   }
   const auto specs = common_specs(*command);
-  auto parsed = Args::parse({args.begin() + 1, args.end()}, specs);
+  auto parsed = Args::parse({args.begin() + static_cast<std::ptrdiff_t>(words), args.end()}, specs);
   if (!parsed) {
     std::fprintf(stderr, "vigil lab %s: %s\n", command->name.c_str(),
                  parsed.error().message.c_str());

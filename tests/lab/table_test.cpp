@@ -62,3 +62,37 @@ TEST_CASE("JSON: several tables or facts make an object, numbers keep full preci
   facts_only.facts = {{"phi", 0.25}};
   CHECK(nlohmann::json::parse(render(facts_only, Format::json)) == nlohmann::json{{"phi", 0.25}});
 }
+
+TEST_CASE("series: JSON arrays under their names, text and CSV as one index table") {
+  Report r;
+  r.facts = {{"rounds", 2.0}};
+  r.series = {{"informed", {1.0, 2.5, 4.0}}, {"theory", {1.0, std::nan("")}}};
+  const auto j = nlohmann::json::parse(render(r, Format::json));
+  CHECK(j == nlohmann::json::parse(R"({"rounds": 2.0, "informed": [1.0, 2.5, 4.0],
+                                      "theory": [1.0, null]})"));
+  CHECK(render(r, Format::table) ==
+        "i  informed  theory\n"
+        "0      1.00    1.00\n"
+        "1      2.50     nan\n"
+        "2      4.00       -\n"
+        "rounds: 2.0000\n");
+  CHECK(render(r, Format::csv) ==
+        "index,informed,theory\n"
+        "0,1.000000,1.000000\n"
+        "1,2.500000,nan\n"
+        "2,4.000000,\n"
+        "\n"
+        "fact,value\n"
+        "rounds,2.000000\n");
+}
+
+TEST_CASE("series alone or after a table still give a JSON object") {
+  Report r;
+  r.tables = {sample()};
+  r.series = {{"curve", {0.5}}};
+  const auto j = nlohmann::json::parse(render(r, Format::json));
+  REQUIRE(j.is_object());
+  CHECK(j["rows"].size() == 2);
+  CHECK(j["curve"] == nlohmann::json::array({0.5}));
+  CHECK(render(r, Format::csv).find("\n# series\nindex,curve\n0,0.500000\n") != std::string::npos);
+}

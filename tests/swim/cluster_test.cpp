@@ -300,3 +300,27 @@ TEST_CASE("round-robin probing never takes more than 2N-1 rounds to detect a cra
   CHECK(worst <= 2.0 * n - 1);
   CHECK(worst >= 2);  // the bound is not vacuous: some crashes wait
 }
+
+TEST_CASE("reconfigure reaches every node and later restarts") {
+  auto c = cluster(4);
+  auto config = vigil::swim::Config::local();
+  config.lifeguard = vigil::swim::Lifeguard{false, false, false};
+  REQUIRE(c.reconfigure(config).ok());
+  for (std::size_t i = 0; i < 4; ++i) CHECK(c.node(i).config().probe_timeout == Millis{200});
+  c.kill(1);
+  c.revive(1);
+  CHECK_FALSE(c.node(1).config().lifeguard.lha_probe);
+  config.probe_interval = Millis{0};
+  CHECK_FALSE(c.reconfigure(config).ok());
+}
+
+TEST_CASE("a graceful leave reaches every member even with the smallest retransmit limit") {
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    CAPTURE(seed);
+    auto c = cluster(6, vigil::swim::Config::local(), seed);
+    c.run_until(Millis{2000});
+    c.leave(5);
+    c.run_until(Millis{2500});
+    CHECK(everyone_sees(c, 5, MemberState::left));
+  }
+}

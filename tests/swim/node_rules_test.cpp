@@ -192,3 +192,38 @@ TEST_CASE("a failed probe leads to suspicion, then death after the suspicion tim
   CHECK(dead->at - first_suspect->at == Millis{4000});
   CHECK(n.counters().probes_failed >= 2);
 }
+
+TEST_CASE("reconfigure swaps timing parameters and rejects invalid ones") {
+  auto n = node_a();
+  Config local = Config::local();
+  REQUIRE(n.reconfigure(local).ok());
+  CHECK(n.config().probe_timeout == Millis{200});
+  Config bad = Config::lan();
+  bad.probe_interval = Millis{0};
+  CHECK_FALSE(n.reconfigure(bad).ok());
+  CHECK(n.config().probe_timeout == Millis{200});
+}
+
+TEST_CASE("a ping from a stranger prompts one state exchange with it, not one per ping") {
+  auto n = node_a();
+  feed(n, wire::Ping{1, "a", ip(9), 7946, "zed"}, 9, Millis{100});
+  REQUIRE(n.outbox().streams.size() == 1);
+  CHECK(n.outbox().streams[0].to == addr(9));
+  n.outbox().clear();
+  feed(n, wire::Ping{2, "a", ip(9), 7946, "zed"}, 9, Millis{200});
+  CHECK(n.outbox().streams.empty());  // rate-limited
+  feed(n, wire::Ping{3, "a", ip(2), 7946, "b"}, 2, Millis{300});
+  CHECK(n.outbox().streams.empty());  // b is known: nothing to learn
+}
+
+TEST_CASE("an accusation against an older self is answered by announcing the current self") {
+  auto n = node_a();
+  feed(n, wire::Suspect{1, "a", "c"});  // refute: incarnation 2
+  n.outbox().clear();
+  feed(n, wire::Suspect{1, "a", "b"});  // b missed the refutation
+  CHECK(n.incarnation() == 2);          // no new incarnation for old news
+  feed(n, wire::Ping{5, "a", {}, 0, "b"}, 2);
+  auto alive = of_type<wire::Alive>(sent(n));
+  REQUIRE_FALSE(alive.empty());
+  CHECK(alive.front().incarnation == 2);
+}

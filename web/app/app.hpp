@@ -1,27 +1,41 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/url_params.hpp"
-#include "panels/phi_tail_panel.hpp"
+#include "panels/panel.hpp"
 
 namespace vigil::web {
 
-// The application: which demo is shown, in full or embedded (chromeless) form.
+// The application: the demos as tabs, or one demo alone and chromeless when embedded
+// (?embed=1). Panels are built on first view and only the visible one runs.
 class App {
  public:
-  explicit App(const UrlParams& params);
+  explicit App(UrlParams params);
 
-  void frame(double real_ms);  // advance the simulation and draw one ImGui frame's content
+  void frame(double real_ms);  // advance the visible demo and draw one ImGui frame's content
   nlohmann::json state() const;
 
  private:
-  std::string demo_ = "phi";
+  struct Demo {
+    const char* id;
+    const char* title;
+    std::function<std::unique_ptr<Panel>(const UrlParams&)> make;
+    std::unique_ptr<Panel> panel;
+  };
+
+  Panel& active();
+
+  UrlParams params_;
+  std::vector<Demo> demos_;
+  std::size_t active_ = 0;
   bool embed_ = false;
+  bool first_frame_ = true;
   std::uint64_t frames_ = 0;
-  PhiTailPanel phi_;
 };
 
 }  // namespace vigil::web

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detect/phi.hpp"
+#include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
 namespace vigil::web {
@@ -21,23 +22,15 @@ constexpr const char* kModelNames[] = {"normal", "logistic", "exponential", "emp
 constexpr ImU32 kModelColors[] = {plot::colors::blue, plot::colors::purple, plot::colors::orange,
                                   plot::colors::green};
 constexpr double kHistorySeconds = 10.0;
+constexpr double kTimeouts[] = {300.0, 1000.0, 3000.0};
+constexpr ImU32 kDetectorColors[] = {plot::colors::orange, plot::colors::yellow, plot::colors::grey,
+                                     plot::colors::blue, plot::colors::purple};
 // A tab in the background gets no frames; on return, skip ahead rather than replay a burst.
 constexpr double kMaxStepMs = 100.0;
 
 double normal_pdf(double x, double mean, double sd) {
   const double z = (x - mean) / sd;
   return std::exp(-0.5 * z * z) / (sd * std::sqrt(2.0 * std::numbers::pi));
-}
-
-void section(const char* title) {
-  ImGui::Spacing();
-  ImGui::TextColored(ImVec4(0.65f, 0.75f, 1.0f, 1.0f), "%s", title);
-  ImGui::Separator();
-}
-
-bool slider(const char* label, double* v, double lo, double hi, const char* fmt) {
-  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt,
-                             ImGuiSliderFlags_AlwaysClamp);
 }
 
 }  // namespace
@@ -77,6 +70,7 @@ void PhiTailPanel::restart_live() {
   carry_ms_ = 0;
   received_ = 0;
   history_.clear();
+  for (auto& t : trackers_) t.reset();
 }
 
 void PhiTailPanel::apply_link() {
@@ -107,11 +101,34 @@ void PhiTailPanel::advance(double real_ms) {
     for (auto& d : detectors_) d->heartbeat(hb.arrived);
     ++received_;
   }
-  Sample s{static_cast<double>(now_.count()) / 1000.0, {}};
+  Sample s{static_cast<double>(now_.count()) / 1000.0, {}, 0};
   for (std::size_t i = 0; i < kModels; ++i) s.phi[i] = detectors_[i]->phi(now_);
+  const auto& crash = stream_->config().crash_at;
+  const std::optional<Millis> crashed = (crash && *crash <= now_) ? crash : std::nullopt;
+  for (std::size_t i = 0; i < kDetectors; ++i) {
+    const bool suspects = detector_suspects(i);
+    trackers_[i].observe(now_, suspects, crashed);
+    if (suspects) s.suspecting = static_cast<std::uint8_t>(s.suspecting | (1u << i));
+  }
   history_.push_back(s);
   while (!history_.empty() && history_.front().t_s < s.t_s - kHistorySeconds) history_.pop_front();
   if (follow_live_) follow_live();
+}
+
+bool PhiTailPanel::detector_suspects(std::size_t i) const {
+  const auto silence = live_silence_ms();
+  if (!silence) return false;
+  if (i < 3) return *silence > kTimeouts[i];
+  // The phi rows follow the tail model picked above, so switching models changes who suspects.
+  return detectors_[static_cast<std::size_t>(model_)]->phi(now_) >= thresholds_[i - 3];
+}
+
+std::string PhiTailPanel::detector_name(std::size_t i) const {
+  static const char* kFixed[] = {"timeout 300 ms", "timeout 1 s", "timeout 3 s"};
+  if (i < 3) return kFixed[i];
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "phi(%s) > %.1f", kModelNames[model_], thresholds_[i - 3]);
+  return buf;
 }
 
 double PhiTailPanel::reference_phi() const {
@@ -132,9 +149,10 @@ void PhiTailPanel::draw() {
   ImGui::BeginChild("plots", ImVec2(0, 0), false);
   const float h = ImGui::GetContentRegionAvail().y;
   const float gap = ImGui::GetStyle().ItemSpacing.y;
-  draw_reference_plot(h * 0.36f - gap);
-  draw_live_phi_plot(h * 0.36f - gap);
-  draw_histogram_plot(h * 0.28f - gap);
+  draw_reference_plot(h * 0.27f - gap);
+  draw_live_phi_plot(h * 0.29f - gap);
+  draw_timeline(h * 0.22f - gap);
+  draw_histogram_plot(h * 0.22f - gap);
   ImGui::EndChild();
 }
 
@@ -196,14 +214,7 @@ void PhiTailPanel::draw_controls() {
   ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
               stream_->crashed_by(now_) ? " (sender crashed)" : "");
   if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
-  for (std::size_t i = 0; i < kModels; ++i) {
-    const double p = history_.empty() ? 0.0 : history_.back().phi[i];
-    const ImVec4 color = ImGui::ColorConvertU32ToFloat4(kModelColors[i]);
-    if (std::isinf(p))
-      ImGui::TextColored(color, "%-12s inf", kModelNames[i]);
-    else
-      ImGui::TextColored(color, "%-12s %.2f", kModelNames[i], p);
-  }
+  draw_detector_table();
 }
 
 void PhiTailPanel::draw_reference_plot(float height) {
@@ -293,10 +304,64 @@ void PhiTailPanel::draw_live_phi_plot(float height) {
                   {0, 16, "phi over time (live stream)"})) {
     for (std::size_t i = 0; i < kModels; ++i)
       plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
-    plot::hline("phi = 8", 8, plot::colors::with_alpha(plot::colors::red, 180));
-    plot::hline("phi = 12", 12, plot::colors::with_alpha(plot::colors::red, 240));
+    // The thresholds are the two phi detectors of the table: drag them to see the trade-off.
+    plot::drag_hline("threshold A (drag)", &thresholds_[0], plot::colors::with_alpha(plot::colors::red, 180), 0.5, 16);
+    plot::drag_hline("threshold B (drag)", &thresholds_[1], plot::colors::with_alpha(plot::colors::red, 240), 0.5, 16);
     plot::end();
   }
+}
+
+void PhiTailPanel::draw_timeline(float height) {
+  const double t_end = history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
+  const double t_start = t_end - kHistorySeconds;
+  plot::Options options;
+  options.zoom = false;
+  std::array<std::string, kDetectors> names;
+  std::array<const char*, kDetectors> name_ptrs;
+  for (std::size_t d = 0; d < kDetectors; ++d) {
+    names[d] = detector_name(d);
+    name_ptrs[d] = names[d].c_str();
+  }
+  plot::Axis y{0, static_cast<double>(kDetectors), "who suspects when (same time axis)"};
+  y.index_ticks = true;
+  y.tick_names = name_ptrs.data();
+  if (!plot::begin("timeline", ImVec2(-1, height), {t_start, t_end, "simulated time (s)"}, y, options)) return;
+  for (std::size_t d = 0; d < kDetectors; ++d) {
+    const double row_top = static_cast<double>(kDetectors - d) - 0.1, row_bottom = row_top - 0.8;
+    // Spans of consecutive samples in which detector d suspected.
+    double span_start = -1;
+    for (std::size_t k = 0; k < history_.size(); ++k) {
+      const bool on = history_[k].suspecting & (1u << d);
+      if (on && span_start < 0) span_start = history_[k].t_s;
+      if ((!on || k + 1 == history_.size()) && span_start >= 0) {
+        plot::rect(span_start, row_bottom, history_[k].t_s, row_top, kDetectorColors[d]);
+        span_start = -1;
+      }
+    }
+  }
+  plot::end();
+}
+
+void PhiTailPanel::draw_detector_table() {
+  if (!ImGui::BeginTable("detectors", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  ImGui::TableSetupColumn("detector");
+  ImGui::TableSetupColumn("alarms");
+  ImGui::TableSetupColumn("wrong ms");
+  ImGui::TableSetupColumn("detects");
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < kDetectors; ++i) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDetectorColors[i]), "%s", detector_name(i).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%zu", trackers_[i].false_alarms());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.0f", trackers_[i].false_suspicion_ms());
+    ImGui::TableNextColumn();
+    if (auto d = trackers_[i].detection_ms()) ImGui::Text("%.0f ms", *d);
+    else ImGui::TextDisabled(stream_->crashed_by(now_) ? "waiting" : "-");
+  }
+  ImGui::EndTable();
 }
 
 void PhiTailPanel::draw_histogram_plot(float height) {
@@ -335,6 +400,19 @@ void PhiTailPanel::draw_histogram_plot(float height) {
   }
 }
 
+nlohmann::json PhiTailPanel::detectors_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < kDetectors; ++i) {
+    nlohmann::json row = {{"name", detector_name(i)},
+                          {"false_alarms", trackers_[i].false_alarms()},
+                          {"false_suspicion_ms", trackers_[i].false_suspicion_ms()},
+                          {"suspecting", trackers_[i].suspecting()}};
+    if (auto d = trackers_[i].detection_ms()) row["detection_ms"] = *d;
+    out.push_back(row);
+  }
+  return out;
+}
+
 nlohmann::json PhiTailPanel::state() const {
   nlohmann::json live_phi = nlohmann::json::object();
   for (std::size_t i = 0; i < kModels; ++i)
@@ -357,7 +435,9 @@ nlohmann::json PhiTailPanel::state() const {
         {"mean", detectors_[0]->mean_ms()},
         {"std", detectors_[0]->effective_stddev_ms()},
         {"crashed", stream_->crashed_by(now_)},
-        {"phi", live_phi}}},
+        {"phi", live_phi},
+        {"thresholds", {thresholds_[0], thresholds_[1]}},
+        {"detectors", detectors_json()}}},
   };
 }
 

@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "app/url_params.hpp"
+#include "panels/panel.hpp"
 #include "base/time.hpp"
 #include "detect/phi_accrual.hpp"
+#include "detect/suspicion_tracker.hpp"
 #include "sim/heartbeat_stream.hpp"
 
 namespace vigil::web {
@@ -15,22 +17,32 @@ namespace vigil::web {
 // The phi tail demo: a reference distribution of heartbeat gaps with the tail beyond the current
 // silence shaded (phi is -log10 of that area), and a live simulated heartbeat stream whose phi is
 // plotted over time for each tail model.
-class PhiTailPanel {
+class PhiTailPanel : public Panel {
  public:
   explicit PhiTailPanel(const UrlParams& params);
 
   // Moves the live stream forward by a frame's worth of wall time.
-  void advance(double real_ms);
-  void draw();
-  nlohmann::json state() const;
+  void advance(double real_ms) override;
+  void draw() override;
+  nlohmann::json state() const override;
 
  private:
   static constexpr std::size_t kModels = 4;  // normal, logistic, exponential, empirical
+  // Seed 000's five detectors on the live stream: three fixed timeouts and phi (normal model)
+  // above two thresholds the user can drag.
+  static constexpr std::size_t kDetectors = 5;
 
   struct Sample {
     double t_s;
     std::array<double, kModels> phi;
+    std::uint8_t suspecting;  // bit i: detector i suspects
   };
+
+  bool detector_suspects(std::size_t i) const;
+  std::string detector_name(std::size_t i) const;
+  void draw_timeline(float height);
+  void draw_detector_table();
+  nlohmann::json detectors_json() const;
 
   void restart_live();
   void apply_link();
@@ -59,6 +71,8 @@ class PhiTailPanel {
   double carry_ms_ = 0;
   std::uint64_t received_ = 0;
   std::deque<Sample> history_;
+  double thresholds_[2] = {8.0, 12.0};
+  std::array<detect::SuspicionTracker, kDetectors> trackers_;
   std::string link_error_;
 };
 

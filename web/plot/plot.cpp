@@ -16,32 +16,44 @@ struct Series {
 };
 
 struct State {
-  bool active = false;
   ImDrawList* draw = nullptr;
-  ImVec2 area_min, area_max;  // the data area, inside the axes
+  ImVec2 frame_min, frame_max;  // the whole widget
+  ImVec2 area_min, area_max;    // the data area, inside the axes
   Axis x, y;
+  Options options;
   bool hovered = false;
+  bool active = false;   // mouse held on the plot
+  bool clicked = false;  // pressed this frame
+  bool line_dragged = false;
   ImVec2 mouse;
+  ImGuiStorage* storage = nullptr;
   std::vector<Series> series;  // labelled lines, for the legend and the hover readout
   std::vector<std::pair<std::string, ImU32>> legend_only;
+  int cell_rows = 0, cell_cols = 0;
+  double cell_x0 = 0, cell_x1 = 0, cell_y0 = 0, cell_y1 = 0;
 };
 
 State g;
 
-double scale(const Axis& a, double v) {
-  return a.log ? std::log10(std::max(v, 1e-300)) : v;
-}
+// Storage keys, relative to the plot's ID scope.
+ImGuiID key(const char* name) { return ImGui::GetID(name); }
+
+double scale(const Axis& a, double v) { return a.log ? std::log10(std::max(v, 1e-300)) : v; }
+double unscale(const Axis& a, double v) { return a.log ? std::pow(10.0, v) : v; }
 
 double fraction(const Axis& a, double v) {
   const double lo = scale(a, a.min), hi = scale(a, a.max);
   return hi > lo ? (scale(a, v) - lo) / (hi - lo) : 0.0;
 }
 
-double unscale_x(float px) {
+double data_x(float px) {
   const double f = (px - g.area_min.x) / std::max(1.0f, g.area_max.x - g.area_min.x);
-  const double lo = scale(g.x, g.x.min), hi = scale(g.x, g.x.max);
-  const double v = lo + f * (hi - lo);
-  return g.x.log ? std::pow(10.0, v) : v;
+  return unscale(g.x, scale(g.x, g.x.min) + f * (scale(g.x, g.x.max) - scale(g.x, g.x.min)));
+}
+
+double data_y(float py) {
+  const double f = (g.area_max.y - py) / std::max(1.0f, g.area_max.y - g.area_min.y);
+  return unscale(g.y, scale(g.y, g.y.min) + f * (scale(g.y, g.y.max) - scale(g.y, g.y.min)));
 }
 
 // Keeps plotted y finite and within a band around the axis, so that infinities and outliers
@@ -61,17 +73,21 @@ std::string format_tick(double v, double step) {
     return buf;
   }
   if (std::abs(v) < step * 1e-6) v = 0.0;
-  const int decimals =
-      step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
-  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4))
-    std::snprintf(buf, sizeof buf, "%.0e", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4)) std::snprintf(buf, sizeof buf, "%.0e", v);
+  else std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
 std::vector<double> ticks(const Axis& a, int max_ticks, double* step_out) {
   std::vector<double> out;
+  if (a.index_ticks) {
+    const int n = static_cast<int>(std::lround(a.max - a.min));
+    const int every = std::max(1, static_cast<int>(nice_step(n, std::max(1, max_ticks))));
+    for (int i = 0; i < n; i += every) out.push_back(a.min + i + 0.5);
+    *step_out = 1.0;
+    return out;
+  }
   if (a.log) {
     // Every k-th power of ten, k chosen so that at most max_ticks labels fit.
     const int lo = static_cast<int>(std::ceil(std::log10(a.min) - 1e-9));
@@ -83,8 +99,7 @@ std::vector<double> ticks(const Axis& a, int max_ticks, double* step_out) {
   }
   const double step = nice_step(a.max - a.min, max_ticks);
   *step_out = step;
-  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step)
-    out.push_back(t);
+  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step) out.push_back(t);
   return out;
 }
 
@@ -100,6 +115,61 @@ double interpolate(const Series& s, double x) {
   return s.ys[i - 1] + f * (s.ys[i] - s.ys[i - 1]);
 }
 
+// Zoom and pan overrides, stored as floats in the window's state storage under the plot's id.
+void apply_view_override(Axis& x, Axis& y) {
+  if (!g.storage->GetBool(key("zoomed"), false)) return;
+  x.min = g.storage->GetFloat(key("x0"), static_cast<float>(x.min));
+  x.max = g.storage->GetFloat(key("x1"), static_cast<float>(x.max));
+  y.min = g.storage->GetFloat(key("y0"), static_cast<float>(y.min));
+  y.max = g.storage->GetFloat(key("y1"), static_cast<float>(y.max));
+}
+
+void store_view(double x0, double x1, double y0, double y1) {
+  g.storage->SetBool(key("zoomed"), true);
+  g.storage->SetFloat(key("x0"), static_cast<float>(x0));
+  g.storage->SetFloat(key("x1"), static_cast<float>(x1));
+  g.storage->SetFloat(key("y0"), static_cast<float>(y0));
+  g.storage->SetFloat(key("y1"), static_cast<float>(y1));
+}
+
+void handle_zoom_and_pan() {
+  if (!g.options.zoom || g.x.log) return;
+  ImGuiIO& io = ImGui::GetIO();
+  if (g.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    g.storage->SetBool(key("zoomed"), false);
+    return;
+  }
+  double x0 = g.x.min, x1 = g.x.max, y0 = g.y.min, y1 = g.y.max;
+  bool changed = false;
+  if (g.hovered && io.MouseWheel != 0.0f) {
+    const double factor = std::pow(0.85, io.MouseWheel);
+    if (io.KeyShift && !g.y.log) {
+      const double c = data_y(g.mouse.y);
+      y0 = c + (y0 - c) * factor;
+      y1 = c + (y1 - c) * factor;
+    } else {
+      const double c = data_x(g.mouse.x);
+      x0 = c + (x0 - c) * factor;
+      x1 = c + (x1 - c) * factor;
+    }
+    changed = true;
+  }
+  if (g.active && !g.line_dragged && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+    const double dx = io.MouseDelta.x / std::max(1.0f, g.area_max.x - g.area_min.x) * (x1 - x0);
+    x0 -= dx;
+    x1 -= dx;
+    if (!g.y.log) {
+      const double dy = io.MouseDelta.y / std::max(1.0f, g.area_max.y - g.area_min.y) * (y1 - y0);
+      y0 += dy;
+      y1 += dy;
+    }
+    changed = true;
+  }
+  if (changed && x1 > x0 && y1 > y0) store_view(x0, x1, y0, y1);
+}
+
+bool near_line(float px, float mouse) { return std::abs(px - mouse) <= 5.0f; }
+
 }  // namespace
 
 double nice_step(double span, int max_ticks) {
@@ -114,18 +184,15 @@ double nice_step(double span, int max_ticks) {
 ImVec2 to_screen(double x, double y) {
   const float fx = static_cast<float>(fraction(g.x, x));
   const float fy = static_cast<float>(fraction(g.y, clamp_y(y)));
-  return ImVec2(g.area_min.x + fx * (g.area_max.x - g.area_min.x),
-                g.area_max.y - fy * (g.area_max.y - g.area_min.y));
+  return ImVec2(g.area_min.x + fx * (g.area_max.x - g.area_min.x), g.area_max.y - fy * (g.area_max.y - g.area_min.y));
 }
 
-bool hovered() {
-  return g.hovered;
-}
-double mouse_x() {
-  return unscale_x(g.mouse.x);
-}
+bool hovered() { return g.hovered; }
+double mouse_x() { return data_x(g.mouse.x); }
 
-bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
+bool visible(const char* label) { return !g.storage || !g.storage->GetBool(key(label), false); }
+
+bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Options options) {
   ImGui::PushID(id);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = std::max(50.0f, avail.x + size.x);
@@ -137,19 +204,29 @@ bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
     return false;
   }
   g = State{};
-  g.active = true;
   g.draw = ImGui::GetWindowDrawList();
-  g.x = x;
-  g.y = y;
+  g.storage = ImGui::GetStateStorage();
+  g.options = options;
+  g.x = x_in;
+  g.y = y_in;
+  apply_view_override(g.x, g.y);
   g.hovered = ImGui::IsItemHovered();
+  g.active = ImGui::IsItemActive();
+  g.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   g.mouse = ImGui::GetIO().MousePos;
+  g.frame_min = pos;
+  g.frame_max = ImVec2(pos.x + size.x, pos.y + size.y);
 
   const float font = ImGui::GetFontSize();
-  g.area_min = ImVec2(pos.x + font * 3.6f, pos.y + font * 1.4f);
+  float left = font * 3.6f;
+  if (g.y.index_ticks && g.y.tick_names)
+    for (int i = 0; i < static_cast<int>(g.y.max - g.y.min); ++i)
+      left = std::max(left, ImGui::CalcTextSize(g.y.tick_names[i]).x + font * 0.8f);
+  g.area_min = ImVec2(pos.x + left, pos.y + font * 1.4f);
   g.area_max = ImVec2(pos.x + size.x - font * 0.8f, pos.y + size.y - font * 2.6f);
 
   ImDrawList* dl = g.draw;
-  dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), IM_COL32(24, 26, 32, 255), 4.0f);
+  dl->AddRectFilled(g.frame_min, g.frame_max, IM_COL32(24, 26, 32, 255), 4.0f);
   dl->AddRectFilled(g.area_min, g.area_max, IM_COL32(16, 18, 22, 255));
 
   const ImU32 grid = IM_COL32(255, 255, 255, 28);
@@ -158,61 +235,64 @@ bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y) {
   const int x_ticks = std::max(2, static_cast<int>((g.area_max.x - g.area_min.x) / (font * 5)));
   for (double t : ticks(g.x, x_ticks, &step)) {
     const float px = to_screen(t, g.y.min).x;
-    dl->AddLine(ImVec2(px, g.area_min.y), ImVec2(px, g.area_max.y), grid);
-    const std::string s = format_tick(t, step);
+    if (!g.x.index_ticks) dl->AddLine(ImVec2(px, g.area_min.y), ImVec2(px, g.area_max.y), grid);
+    const int index = static_cast<int>(t - g.x.min);
+    const std::string s = !g.x.index_ticks ? format_tick(t, step)
+                          : g.x.tick_names  ? std::string(g.x.tick_names[index])
+                                            : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    const float right_edge = pos.x + size.x - ts.x - 2;  // keep the last label inside the frame
-    dl->AddText(ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label,
-                s.c_str());
+    const float right_edge = g.frame_max.x - ts.x - 2;  // keep the last label inside the frame
+    dl->AddText(ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label, s.c_str());
   }
-  const int y_ticks = std::max(2, static_cast<int>((g.area_max.y - g.area_min.y) / (font * 2.2f)));
+  // Named rows only need one line of text each; numeric ticks want more air.
+  const float y_spacing = g.y.index_ticks ? font * 1.1f : font * 2.2f;
+  const int y_ticks = std::max(2, static_cast<int>((g.area_max.y - g.area_min.y) / y_spacing));
   for (double t : ticks(g.y, y_ticks, &step)) {
     const float py = to_screen(g.x.min, t).y;
-    dl->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), grid);
-    const std::string s = format_tick(t, step);
+    if (!g.y.index_ticks) dl->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), grid);
+    const int index = static_cast<int>(g.y.max - t);
+    const std::string s = !g.y.index_ticks ? format_tick(t, step)
+                          : g.y.tick_names  ? std::string(g.y.tick_names[index])
+                                            : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(g.area_min.x - ts.x - font * 0.3f, py - ts.y * 0.5f), label, s.c_str());
   }
   dl->AddRect(g.area_min, g.area_max, IM_COL32(255, 255, 255, 60));
   // Axis titles: x centred under the ticks, y above the axis (ImGui cannot rotate text).
-  if (x.label && *x.label) {
-    const ImVec2 ts = ImGui::CalcTextSize(x.label);
-    dl->AddText(ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f),
-                label, x.label);
+  if (g.x.label && *g.x.label) {
+    const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
+    dl->AddText(ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f), label, g.x.label);
   }
-  if (y.label && *y.label)
-    dl->AddText(ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, y.label);
+  if (g.y.label && *g.y.label) dl->AddText(ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y.label);
   dl->PushClipRect(g.area_min, g.area_max, true);
   return true;
 }
 
-void line(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color,
-          float thickness) {
+void line(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color, float thickness) {
   const std::size_t n = std::min(xs.size(), ys.size());
-  std::vector<ImVec2> points;
-  points.reserve(n);
-  auto flush = [&] {
-    if (points.size() >= 2)
-      g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
-    points.clear();
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::isnan(ys[i]) || !std::isfinite(xs[i])) {
-      flush();
-      continue;
+  const bool shown = !(label && *label) || visible(label);
+  if (shown) {
+    std::vector<ImVec2> points;
+    points.reserve(n);
+    auto flush = [&] {
+      if (points.size() >= 2) g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
+      points.clear();
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::isnan(ys[i]) || !std::isfinite(xs[i])) {
+        flush();
+        continue;
+      }
+      points.push_back(to_screen(xs[i], ys[i]));
     }
-    points.push_back(to_screen(xs[i], ys[i]));
+    flush();
   }
-  flush();
   if (label && *label)
-    g.series.push_back({label,
-                        color,
-                        {xs.begin(), xs.begin() + static_cast<long>(n)},
+    g.series.push_back({label, color, {xs.begin(), xs.begin() + static_cast<long>(n)},
                         {ys.begin(), ys.begin() + static_cast<long>(n)}});
 }
 
-void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to,
-                 ImU32 color) {
+void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to, ImU32 color) {
   const std::size_t n = std::min(xs.size(), ys.size());
   const float base = g.area_max.y;
   for (std::size_t i = 0; i + 1 < n; ++i) {
@@ -234,15 +314,14 @@ void shade_under(std::span<const double> xs, std::span<const double> ys, double 
   }
 }
 
-void bars(const char* label, std::span<const double> xs, std::span<const double> ys, double width,
-          ImU32 color) {
+void bars(const char* label, std::span<const double> xs, std::span<const double> ys, double width, ImU32 color) {
+  const bool shown = !(label && *label) || visible(label);
   const std::size_t n = std::min(xs.size(), ys.size());
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; shown && i < n; ++i) {
     if (!(ys[i] > 0.0)) continue;
     const ImVec2 a = to_screen(xs[i] - width / 2, ys[i]);
     const ImVec2 b = to_screen(xs[i] + width / 2, g.y.min);
-    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y),
-                          color);
+    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y), color);
   }
   if (label && *label) g.legend_only.emplace_back(label, color);
 }
@@ -250,8 +329,7 @@ void bars(const char* label, std::span<const double> xs, std::span<const double>
 void hline(const char* label, double y, ImU32 color, float thickness) {
   const float py = to_screen(g.x.min, y).y;
   g.draw->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), color, thickness);
-  if (label && *label)
-    g.draw->AddText(ImVec2(g.area_min.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+  if (label && *label) g.draw->AddText(ImVec2(g.area_min.x + 4, py - ImGui::GetFontSize() - 1), color, label);
 }
 
 void vline(const char* label, double x, ImU32 color, float thickness) {
@@ -265,50 +343,139 @@ void vline(const char* label, double x, ImU32 color, float thickness) {
   }
 }
 
-void text(double x, double y, ImU32 color, const char* s) {
-  g.draw->AddText(to_screen(x, y), color, s);
+namespace {
+// Shared by the draggable lines: a press near the line takes it, moves follow the mouse.
+bool drag_line(const char* label, double* value, double lo, double hi, bool horizontal, float line_px) {
+  const ImGuiID id = key(label) + 1;  // distinct from the visibility key of the same label
+  const ImGuiID dragging = key("##dragging");
+  const float mouse_px = horizontal ? g.mouse.y : g.mouse.x;
+  if (g.clicked && near_line(line_px, mouse_px)) g.storage->SetInt(dragging, static_cast<int>(id));
+  if (!g.active) {
+    if (g.storage->GetInt(dragging, 0) == static_cast<int>(id)) g.storage->SetInt(dragging, 0);
+    if (g.hovered && near_line(line_px, mouse_px))
+      ImGui::SetMouseCursor(horizontal ? ImGuiMouseCursor_ResizeNS : ImGuiMouseCursor_ResizeEW);
+    return false;
+  }
+  if (g.storage->GetInt(dragging, 0) != static_cast<int>(id)) return false;
+  g.line_dragged = true;
+  const double v = std::clamp(horizontal ? data_y(g.mouse.y) : data_x(g.mouse.x), lo, hi);
+  const bool moved = v != *value;
+  *value = v;
+  return moved;
 }
+}  // namespace
+
+bool drag_hline(const char* label, double* y, ImU32 color, double lo, double hi) {
+  const bool moved = drag_line(label, y, lo, hi, true, to_screen(g.x.min, *y).y);
+  hline(label, *y, color, 2.0f);
+  return moved;
+}
+
+bool drag_vline(const char* label, double* x, ImU32 color, double lo, double hi) {
+  const bool moved = drag_line(label, x, lo, hi, false, to_screen(*x, g.y.min).x);
+  vline(label, *x, color, 2.0f);
+  return moved;
+}
+
+void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
+             HeatCell (*cell)(int row, int col, void* context), void* context) {
+  if (rows <= 0 || cols <= 0) return;
+  g.cell_rows = rows;
+  g.cell_cols = cols;
+  g.cell_x0 = x0;
+  g.cell_x1 = x1;
+  g.cell_y0 = y0;
+  g.cell_y1 = y1;
+  const ImVec2 top_left = to_screen(x0, y1), bottom_right = to_screen(x1, y0);
+  const float w = (bottom_right.x - top_left.x) / static_cast<float>(cols);
+  const float h = (bottom_right.y - top_left.y) / static_cast<float>(rows);
+  // Cells below two pixels are grouped into blocks showing their highest-ranked member.
+  const int row_step = std::max(1, static_cast<int>(std::ceil(2.0f / std::max(h, 1e-3f))));
+  const int col_step = std::max(1, static_cast<int>(std::ceil(2.0f / std::max(w, 1e-3f))));
+  const float gap = (row_step == 1 && col_step == 1 && w > 6 && h > 6) ? 1.0f : 0.0f;
+  for (int r = 0; r < rows; r += row_step) {
+    for (int c = 0; c < cols; c += col_step) {
+      HeatCell best;
+      best.rank = -1;
+      for (int rr = r; rr < std::min(rows, r + row_step); ++rr)
+        for (int cc = c; cc < std::min(cols, c + col_step); ++cc) {
+          const HeatCell v = cell(rr, cc, context);
+          if (v.rank > best.rank) best = v;
+        }
+      if ((best.color >> 24) == 0) continue;
+      const ImVec2 a(top_left.x + c * w, top_left.y + r * h);
+      const ImVec2 b(top_left.x + std::min(cols, c + col_step) * w - gap,
+                     top_left.y + std::min(rows, r + row_step) * h - gap);
+      g.draw->AddRectFilled(a, b, best.color);
+    }
+  }
+}
+
+bool hovered_cell(int* row, int* col) {
+  if (!g.hovered || g.cell_rows == 0) return false;
+  const double x = data_x(g.mouse.x), y = data_y(g.mouse.y);
+  if (x < g.cell_x0 || x >= g.cell_x1 || y < g.cell_y0 || y >= g.cell_y1) return false;
+  *col = static_cast<int>((x - g.cell_x0) / (g.cell_x1 - g.cell_x0) * g.cell_cols);
+  *row = static_cast<int>((g.cell_y1 - y) / (g.cell_y1 - g.cell_y0) * g.cell_rows);
+  *col = std::clamp(*col, 0, g.cell_cols - 1);
+  *row = std::clamp(*row, 0, g.cell_rows - 1);
+  return true;
+}
+
+void rect(double x0, double y0, double x1, double y1, ImU32 color) {
+  const ImVec2 a = to_screen(x0, y1), b = to_screen(x1, y0);
+  g.draw->AddRectFilled(a, ImVec2(std::max(b.x, a.x + 1.0f), b.y), color);
+}
+
+void text(double x, double y, ImU32 color, const char* s) { g.draw->AddText(to_screen(x, y), color, s); }
 
 void end() {
   ImDrawList* dl = g.draw;
   const float font = ImGui::GetFontSize();
 
-  // Legend, top-right inside the data area (reference-line labels sit on the left).
+  // Legend, top-right inside the data area (reference-line labels sit on the left). A click on
+  // an entry hides or shows its series.
   std::vector<std::pair<std::string, ImU32>> entries = g.legend_only;
   for (const auto& s : g.series) entries.emplace_back(s.label, s.color);
-  if (!entries.empty()) {
+  bool legend_click = false;
+  if (g.options.legend && !entries.empty()) {
     float width = 0;
     for (const auto& e : entries) width = std::max(width, ImGui::CalcTextSize(e.first.c_str()).x);
     const float box_width = width + font * 2.0f;
     const ImVec2 box_min(g.area_max.x - box_width - 6, g.area_min.y + 6);
     const ImVec2 box_max(box_min.x + box_width,
-                         box_min.y + entries.size() * font * 1.25f + font * 0.3f);
+                         box_min.y + static_cast<float>(entries.size()) * font * 1.25f + font * 0.3f);
     dl->AddRectFilled(box_min, box_max, IM_COL32(20, 22, 28, 210), 3.0f);
     float y = box_min.y + font * 0.2f;
     for (const auto& e : entries) {
-      dl->AddRectFilled(ImVec2(box_min.x + font * 0.3f, y + font * 0.3f),
-                        ImVec2(box_min.x + font * 1.0f, y + font * 0.9f), e.second);
-      dl->AddText(ImVec2(box_min.x + font * 1.3f, y), IM_COL32(220, 220, 230, 255),
+      const bool shown = visible(e.first.c_str());
+      const ImVec2 row_min(box_min.x, y), row_max(box_max.x, y + font * 1.25f);
+      if (g.clicked && ImGui::IsMouseHoveringRect(row_min, row_max)) {
+        g.storage->SetBool(key(e.first.c_str()), shown);
+        legend_click = true;
+      }
+      dl->AddRectFilled(ImVec2(box_min.x + font * 0.3f, y + font * 0.3f), ImVec2(box_min.x + font * 1.0f, y + font * 0.9f),
+                        shown ? e.second : colors::with_alpha(e.second, 60));
+      dl->AddText(ImVec2(box_min.x + font * 1.3f, y), shown ? IM_COL32(220, 220, 230, 255) : IM_COL32(130, 130, 140, 255),
                   e.first.c_str());
       y += font * 1.25f;
     }
   }
+  if (!legend_click) handle_zoom_and_pan();
 
   // Hover readout: a crosshair and each labelled line's value under the mouse.
-  if (g.hovered && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x) {
-    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y),
-                IM_COL32(255, 255, 255, 90));
-    const double x = unscale_x(g.mouse.x);
+  if (g.hovered && !g.active && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x && !g.series.empty()) {
+    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y), IM_COL32(255, 255, 255, 90));
+    const double x = data_x(g.mouse.x);
     ImGui::BeginTooltip();
     ImGui::Text("%s = %.4g", (g.x.label && *g.x.label) ? g.x.label : "x", x);
     for (const auto& s : g.series) {
-      const double v = interpolate(s, x);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4g", s.label.c_str(), v);
+      if (!visible(s.label.c_str())) continue;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4g", s.label.c_str(), interpolate(s, x));
     }
     ImGui::EndTooltip();
   }
   dl->PopClipRect();
-  g.active = false;
   ImGui::PopID();
 }
 

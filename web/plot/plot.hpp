@@ -21,6 +21,10 @@ struct Axis {
   double max = 1.0;
   const char* label = "";
   bool log = false;  // base-10 scale; min must be > 0
+  // Ticks at cell centres i + 0.5 labelled with the index i (for matrices); on a y axis the
+  // index counts from the top, so row 0 is drawn first.
+  bool index_ticks = false;
+  const char* const* tick_names = nullptr;  // with index_ticks: names instead of numbers
 };
 
 // Colours that stay readable on the dark theme.
@@ -37,9 +41,15 @@ inline ImU32 with_alpha(ImU32 c, int alpha) {
 }
 }  // namespace colors
 
-// Starts a plot of `size` (negative width: fill the available width). Returns false when the
-// plot is clipped away; then do not call end().
-bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y);
+// Interaction a plot offers; all on by default.
+struct Options {
+  bool zoom = true;    // wheel zooms x around the mouse (shift: y), drag pans, double-click resets
+  bool legend = true;  // legend entries toggle their series when clicked
+};
+
+// Starts a plot of `size` (negative or zero: fill the available space). Returns false when the
+// plot is clipped away; then do not call end(). Zoom, pan and hidden series persist per id.
+bool begin(const char* id, ImVec2 size, const Axis& x, const Axis& y, Options options = {});
 void end();
 
 // A polyline through (xs[i], ys[i]); non-finite y values break the line (infinity is drawn
@@ -59,6 +69,28 @@ void bars(const char* label, std::span<const double> xs, std::span<const double>
 // Reference lines across the whole plot, labelled at their end.
 void hline(const char* label, double y, ImU32 color, float thickness = 1.5f);
 void vline(const char* label, double x, ImU32 color, float thickness = 1.5f);
+
+// Reference lines the user can drag (within [lo, hi]); true when moved this frame.
+bool drag_hline(const char* label, double* y, ImU32 color, double lo, double hi);
+bool drag_vline(const char* label, double* x, ImU32 color, double lo, double hi);
+
+// A rows x cols grid of cells covering [x0, x1] x [y0, y1] in data units, row 0 at the top.
+// `cell(row, col, context)` gives each cell's colour (alpha 0: not drawn) and a rank: when cells
+// are smaller than a pixel, each block shows its highest-ranked cell, so a single red cell in a
+// thousand-by-thousand matrix still shows. hovered_cell() then tells which cell is under the mouse.
+struct HeatCell {
+  ImU32 color = 0;
+  int rank = 0;
+};
+void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
+             HeatCell (*cell)(int row, int col, void* context), void* context);
+bool hovered_cell(int* row, int* col);
+
+// Whether a labelled series is shown (its legend entry toggles it).
+bool visible(const char* label);
+
+// A filled rectangle in data coordinates (timelines, spans).
+void rect(double x0, double y0, double x1, double y1, ImU32 color);
 
 // Text at a data position (for annotations such as "crash").
 void text(double x, double y, ImU32 color, const char* text);

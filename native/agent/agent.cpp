@@ -1,0 +1,380 @@
+#include "agent/agent.hpp"
+
+#include <arpa/inet.h>
+#include <libwebsockets.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "agent/agent_view.hpp"
+#include "agent/commands.hpp"
+#include "agent/stream_link.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+constexpr Millis kStatsPeriod{100};     // at most 10 stats messages a second to viewers
+constexpr Millis kStreamTimeout{10000}; // memberlist's TCPTimeout
+constexpr Millis kGoodbye{1000};        // gossip the leave for this long before exiting
+
+sockaddr_in to_sockaddr(const swim::Address& a) {
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(a.ip);
+  sa.sin_port = htons(a.port);
+  return sa;
+}
+
+swim::Address from_sockaddr(const sockaddr_in& sa) { return swim::Address{ntohl(sa.sin_addr.s_addr), ntohs(sa.sin_port)}; }
+
+bool set_nonblocking(int fd) {
+  const int flags = ::fcntl(fd, F_GETFL, 0);
+  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
+std::string clock_text(Millis t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%8.3fs", static_cast<double>(t.count()) / 1000.0);
+  return buf;
+}
+
+// Accepts push-pull connections on the agent's TCP port.
+class StreamListener : public RawHandler {
+ public:
+  explicit StreamListener(std::function<void()> on_ready) : on_ready_(std::move(on_ready)) {}
+  void on_readable() override { on_ready_(); }
+
+ private:
+  std::function<void()> on_ready_;
+};
+
+detect::PhiAccrualConfig ack_detector_config(const swim::Config& c) {
+  detect::PhiAccrualConfig d;
+  d.window = 100;
+  d.first_heartbeat_estimate_ms = static_cast<double>(c.probe_interval.count());
+  d.min_stddev_ms = static_cast<double>(c.probe_interval.count()) / 4.0;
+  return d;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
+  auto config = swim::Config::profile(options.profile);
+  if (!config) return config.error();
+  std::random_device entropy;
+  const sim::Rng rng(entropy());
+  auto node = swim::Node::create(*config, options.name, options.bind, rng.fork(1));
+  if (!node) return node.error();
+  std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
+  if (auto s = agent->open_sockets(); !s) return s.error();
+
+  LwsHost::Options http;
+  http.host = options.http_host;
+  http.port = options.http_port;
+  http.web_dir = options.web_dir;
+  http.dynamic_paths = {"/v1", "/metrics"};
+  http.max_clients = options.max_clients;
+  Agent* self = agent.get();
+  LwsHost::Handlers handlers;
+  handlers.on_http = [self](const std::string& uri) { return self->http(uri); };
+  handlers.on_open = [self](LwsHost::ClientId c, const std::string&) { self->on_ws_open(c); };
+  handlers.on_message = [self](LwsHost::ClientId c, std::string_view m, bool big) { self->on_ws_message(c, m, big); };
+  handlers.on_timer = [self] { self->on_timer(); };
+  auto host = LwsHost::create(http, handlers);
+  if (!host) return host.error();
+  agent->http_ = std::move(host).value();
+
+  agent->udp_wsi_ = agent->http_->adopt(agent->udp_fd_, agent.get());
+  agent->listener_ = std::make_unique<StreamListener>([self] { self->accept_streams(); });
+  agent->tcp_wsi_ = agent->http_->adopt(agent->tcp_fd_, agent->listener_.get());
+  if (!agent->udp_wsi_ || !agent->tcp_wsi_) return Error{"cannot watch the agent's sockets"};
+
+  const Millis now = agent->now();
+  agent->node_.start(now);
+  if (!options.joins.empty()) agent->node_.join(now, options.joins);
+  agent->settle();
+  return agent;
+}
+
+Agent::Agent(const AgentOptions& options, swim::Node node, sim::Rng rng)
+    : options_(options),
+      node_(std::move(node)),
+      faults_(rng),
+      detectors_(ack_detector_config(node_.config())),
+      started_ns_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
+
+Agent::~Agent() {
+  // lws closes every adopted descriptor as it goes; their handlers must still be alive then.
+  http_.reset();
+}
+
+Millis Agent::now() const {
+  const auto ns = std::chrono::steady_clock::now().time_since_epoch().count() - started_ns_;
+  return Millis{ns / 1'000'000};
+}
+
+Status Agent::open_sockets() {
+  const sockaddr_in sa = to_sockaddr(options_.bind);
+  const std::string where = options_.bind.to_string();
+  udp_fd_ = ::socket(AF_INET, SOCK_DGRAM, 0);
+  tcp_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (udp_fd_ < 0 || tcp_fd_ < 0) return Error{std::string("cannot create sockets: ") + std::strerror(errno)};
+  const int one = 1;
+  ::setsockopt(tcp_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  // A bigger receive buffer rides out bursts (and a paused agent) without dropping.
+  const int rcvbuf = 2 * 1024 * 1024;
+  ::setsockopt(udp_fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  if (::bind(udp_fd_, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) != 0)
+    return Error{"cannot bind UDP " + where + ": " + std::strerror(errno)};
+  if (::bind(tcp_fd_, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) != 0 || ::listen(tcp_fd_, 64) != 0)
+    return Error{"cannot listen on TCP " + where + ": " + std::strerror(errno)};
+  if (!set_nonblocking(udp_fd_) || !set_nonblocking(tcp_fd_)) return Error{"cannot make sockets non-blocking"};
+  return ok_status();
+}
+
+int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_atomic_t& stop_now) {
+  while (!stop && http_->service_once()) {
+  }
+  if (!node_.has_left()) {
+    leaving_ = true;
+    node_.leave(now());
+    settle();
+    const Millis until = now() + kGoodbye;
+    http_->wake_after(kGoodbye);
+    while (!stop_now && now() < until && http_->service_once()) {
+    }
+  }
+  for (auto& [link, owned] : streams_) link->abort();
+  return 0;
+}
+
+// ------------------------------------------------------------------------------------ UDP
+
+void Agent::on_readable() {
+  // Bounded per call so a flood cannot starve timers and viewers.
+  for (int i = 0; i < 512; ++i) {
+    std::uint8_t buf[65536];
+    sockaddr_in from{};
+    socklen_t len = sizeof from;
+    const ssize_t n = ::recvfrom(udp_fd_, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&from), &len);
+    if (n < 0) break;
+    receive_datagram(from_sockaddr(from), wire::Bytes(buf, buf + n));
+  }
+  settle();
+}
+
+void Agent::receive_datagram(const swim::Address& from, wire::Bytes bytes) {
+  const auto fate = faults_.incoming();
+  if (!fate) return;
+  if (*fate > Millis{0}) {
+    delayed_.push(now() + *fate, Delayed{false, from, std::move(bytes)});
+    return;
+  }
+  node_.handle_datagram(now(), from, bytes);
+}
+
+void Agent::send_datagram(const swim::Address& to, const wire::Bytes& bytes) {
+  const sockaddr_in sa = to_sockaddr(to);
+  // UDP may drop; a full socket buffer is just one more loss the protocol tolerates.
+  ::sendto(udp_fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&sa), sizeof sa);
+}
+
+// --------------------------------------------------------------------------- the engine
+
+void Agent::drain() {
+  swim::Outbox& box = node_.outbox();
+  for (auto& d : box.datagrams) {
+    const auto fate = faults_.outgoing(d.to);
+    if (!fate) continue;
+    if (*fate > Millis{0}) delayed_.push(now() + *fate, Delayed{true, d.to, std::move(d.bytes)});
+    else send_datagram(d.to, d.bytes);
+  }
+  for (const auto& s : box.streams) start_stream(s);
+  for (const auto& r : box.probe_results)
+    if (r.acked) detectors_.ack(r.member, r.at);
+  for (const auto& e : box.events) {
+    if (!options_.quiet) {
+      const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
+      std::printf("[%s] %s %s %s #%u%s\n", node_.name().c_str(), clock_text(e.at).c_str(),
+                  std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation, by.c_str());
+      std::fflush(stdout);
+    }
+    if (e.kind == swim::EventKind::removed) detectors_.forget(e.member);
+    if (http_) http_->broadcast(event_json(e).dump());
+  }
+  box.clear();
+}
+
+void Agent::settle() {
+  drain();
+  if (!http_) return;
+  const Millis t = now();
+  Millis next = t + Millis{1000};
+  if (!paused_) next = std::min(next, node_.next_deadline());
+  else next = std::min(next, faults_.paused_until());
+  if (!delayed_.empty()) next = std::min(next, delayed_.next_time());
+  if (http_->clients() > 0) next = std::min(next, next_stats_);
+  for (const auto& [link, owned] : streams_) next = std::min(next, link->deadline());
+  http_->wake_after(std::max(Millis{0}, next - t));
+}
+
+void Agent::set_paused(bool paused) {
+  if (paused == paused_) return;
+  paused_ = paused;
+  // Like a stopped process: nothing is read; the kernel keeps what arrives until we resume.
+  lws_rx_flow_control(udp_wsi_, paused ? 0 : 1);
+  lws_rx_flow_control(tcp_wsi_, paused ? 0 : 1);
+  for (const auto& [link, owned] : streams_)
+    if (link->wsi()) lws_rx_flow_control(link->wsi(), paused ? 0 : 1);
+}
+
+void Agent::on_timer() {
+  Millis t = now();
+  set_paused(faults_.paused(t));
+  if (!paused_) {
+    while (!delayed_.empty() && delayed_.next_time() <= t) {
+      auto d = delayed_.pop().event;
+      if (d.outgoing) send_datagram(d.peer, d.bytes);
+      else node_.handle_datagram(t, d.peer, d.bytes);
+    }
+    node_.handle_tick(t);
+  }
+  reap_streams();
+  if (http_->clients() > 0 && t >= next_stats_) {
+    broadcast_stats();
+    next_stats_ = t + kStatsPeriod;
+  }
+  settle();
+}
+
+// ---------------------------------------------------------------------------- streams
+
+void Agent::accept_streams() {
+  for (;;) {
+    const int fd = ::accept(tcp_fd_, nullptr, nullptr);
+    if (fd < 0) return;
+    if (!set_nonblocking(fd)) {
+      ::close(fd);
+      continue;
+    }
+    auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::responder, fd, 0, wire::Bytes{}, now() + kStreamTimeout);
+    StreamLink* raw = link.get();
+    raw->attach(http_->adopt(fd, raw));
+    if (raw->wsi()) streams_[raw] = std::move(link);
+  }
+}
+
+void Agent::start_stream(const swim::StreamRequest& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  const sockaddr_in sa = to_sockaddr(request.to);
+  const bool ok = fd >= 0 && set_nonblocking(fd) &&
+                  (::connect(fd, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) == 0 || errno == EINPROGRESS);
+  if (!ok) {
+    if (fd >= 0) ::close(fd);
+    node_.handle_stream_failure(now(), request.id);
+    return;
+  }
+  const std::string& label = node_.config().label;
+  wire::Bytes bytes = label.empty() ? request.bytes : wire::add_label(label, request.bytes).value();
+  auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id, std::move(bytes),
+                                           now() + kStreamTimeout);
+  StreamLink* raw = link.get();
+  raw->attach(http_->adopt(fd, raw));
+  if (!raw->wsi()) {
+    node_.handle_stream_failure(now(), request.id);
+    return;
+  }
+  streams_[raw] = std::move(link);
+  http_->want_write(raw->wsi());
+}
+
+void Agent::reap_streams() {
+  const Millis t = now();
+  for (auto it = streams_.begin(); it != streams_.end();) {
+    StreamLink* link = it->first;
+    if (link->closed()) {
+      it = streams_.erase(it);
+      continue;
+    }
+    if (t >= link->deadline()) link->abort();
+    ++it;
+  }
+}
+
+// --------------------------------------------------------------------------- live view
+
+std::optional<swim::Address> Agent::address_of(const std::string& member) const {
+  const swim::Member* m = node_.member(member);
+  if (!m) return std::nullopt;
+  return m->address;
+}
+
+HttpResponse Agent::http(const std::string& uri) {
+  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  if (uri == "/v1/members") return {200, "application/json", members_json(view, false).dump()};
+  if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
+  if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
+  return {404, "application/json", nlohmann::json{{"error", "not found"}, {"path", uri}}.dump()};
+}
+
+void Agent::on_ws_open(LwsHost::ClientId client) {
+  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  http_->send(client, snapshot_json(view).dump());
+  settle();  // viewers want stats: make sure the timer runs
+}
+
+void Agent::broadcast_stats() {
+  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  http_->broadcast(stats_json(view).dump());
+}
+
+void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, bool too_large) {
+  auto reply_error = [&](const std::string& type, const std::string& code, const std::string& message) {
+    nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
+    if (!type.empty()) j["command"] = type;
+    http_->send(client, j.dump());
+  };
+  if (too_large) return reply_error("", "too-large", "messages are limited to 64 KiB");
+  ParsedCommand parsed = parse_command(text, options_.token);
+  if (auto* e = std::get_if<CommandError>(&parsed.result)) return reply_error(parsed.type, e->code, e->message);
+  const Command& command = std::get<Command>(parsed.result);
+  const Millis t = now();
+  std::string failure;
+  std::visit(
+      [&](const auto& c) {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, command::Snapshot>) {
+          const AgentViewContext view{node_, detectors_, faults_, options_.profile, t, paused_};
+          http_->send(client, snapshot_json(view).dump());
+        } else if constexpr (std::is_same_v<T, command::Inject>) {
+          if (auto s = faults_.configure(c.faults); !s) failure = s.error().message;
+        } else if constexpr (std::is_same_v<T, command::Pause>) {
+          faults_.pause_until(t + c.duration);
+          set_paused(true);
+        } else if constexpr (std::is_same_v<T, command::Block> || std::is_same_v<T, command::Unblock>) {
+          auto address = address_of(c.peer);
+          if (!address) failure = "no member named '" + c.peer + "'";
+          else if constexpr (std::is_same_v<T, command::Block>) faults_.block(*address);
+          else faults_.unblock(*address);
+        } else if constexpr (std::is_same_v<T, command::Leave>) {
+          node_.leave(t);
+        } else if constexpr (std::is_same_v<T, command::SetProfile>) {
+          if (auto s = node_.reconfigure(swim::Config::profile(c.profile).value()); !s) failure = s.error().message;
+          else options_.profile = c.profile;
+        }
+      },
+      command);
+  if (!failure.empty()) return reply_error(parsed.type, "invalid", failure);
+  if (parsed.type != "snapshot") http_->send(client, nlohmann::json{{"type", "ok"}, {"command", parsed.type}}.dump());
+  settle();
+}
+
+}  // namespace vigil::native

@@ -1,0 +1,156 @@
+#include "agent/agent_cli.hpp"
+
+#include <csignal>
+#include <filesystem>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "agent/agent.hpp"
+#include "cli/args.hpp"
+#include "cli/endpoint.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/paths.hpp"
+#include "swim/config.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_stop_now = 0;
+void on_signal(int) {
+  if (g_stop) g_stop_now = 1;
+  g_stop = 1;
+}
+
+const std::vector<cli::Args::Spec>& specs() {
+  static const std::vector<cli::Args::Spec> s = {
+      {"name", true, "this member's name (unique in the cluster)", "required"},
+      {"bind", true, "UDP and TCP address for the protocol", "127.0.0.1:7946"},
+      {"join", true, "a member to join through (repeat or comma-separate)", ""},
+      {"http", true, "address for the live view (HTTP, WebSocket at /ws)", "127.0.0.1:8081"},
+      {"profile", true, "lan|wan|local|teaching", "lan"},
+      {"token-file", true, "file holding the token that authorises commands", "a new random token"},
+      {"web", true, "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
+       "build/web next to the binary"},
+      {"max-clients", true, "concurrent WebSocket viewers", "32"},
+      {"quiet", false, "do not print membership events", ""},
+      {"help", false, "show this help", ""},
+  };
+  return s;
+}
+
+bool is_loopback(const std::string& host) { return host.rfind("127.", 0) == 0; }
+
+std::string random_token() {
+  std::random_device rd;
+  static const char kHex[] = "0123456789abcdef";
+  std::string t;
+  for (int i = 0; i < 32; ++i) t += kHex[rd() % 16];
+  return t;
+}
+
+Result<std::string> read_token(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{"cannot read token file '" + path + "'"};
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string t = buf.str();
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
+  if (t.empty()) return Error{"token file '" + path + "' is empty"};
+  return t;
+}
+
+// --join may repeat (the parser keeps the last) or list several addresses with commas.
+Result<std::vector<swim::Address>> joins(const std::vector<std::string>& argv) {
+  std::vector<swim::Address> out;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string value;
+    if (argv[i] == "--join" && i + 1 < argv.size()) value = argv[++i];
+    else if (argv[i].rfind("--join=", 0) == 0) value = argv[i].substr(7);
+    else continue;
+    std::stringstream items(value);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      auto e = cli::parse_endpoint(item);
+      if (!e) return Error{"--join: " + e.error().message};
+      out.push_back(swim::Address{e->ip, static_cast<std::uint16_t>(e->port)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_agent(const std::vector<std::string>& argv) {
+  auto fail = [](const std::string& m) {
+    std::fprintf(stderr, "vigil agent: %s\n", m.c_str());
+    return cli::kUsage;
+  };
+  // --join may repeat: the generic parser keeps the last, so it is read separately too.
+  auto args = cli::Args::parse(argv, specs());
+  if (!args) return fail(args.error().message);
+  if (args->flag("help")) {
+    std::printf("usage: vigil agent --name NAME [options]\nRuns one SWIM member and serves its live view.\n\n"
+                "options:\n%s\nexit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use),\n"
+                "2 for a bad command line\n",
+                cli::Args::usage(specs()).c_str());
+    return cli::kOk;
+  }
+  AgentOptions o;
+  auto name = args->text("name");
+  if (!name || name->empty()) return fail("missing required option --name");
+  o.name = *name;
+  auto bind = cli::parse_endpoint(args->text("bind").value_or("127.0.0.1:7946"));
+  if (!bind) return fail("--bind: " + bind.error().message);
+  o.bind = swim::Address{bind->ip, static_cast<std::uint16_t>(bind->port)};
+  auto seeds = joins(argv);
+  if (!seeds) return fail(seeds.error().message);
+  o.joins = *seeds;
+  auto http = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8081"));
+  if (!http) return fail("--http: " + http.error().message);
+  o.http_host = http->host;
+  o.http_port = http->port;
+  auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
+  if (!profile) return fail(profile.error().message);
+  o.profile = *profile;
+  auto clients = args->integer_in("max-clients", 32, 1, 1024);
+  if (!clients) return fail(clients.error().message);
+  o.max_clients = static_cast<std::size_t>(*clients);
+  o.quiet = args->flag("quiet");
+  if (auto path = args->text("token-file")) {
+    auto token = read_token(*path);
+    if (!token) return fail(token.error().message);
+    o.token = *token;
+  } else {
+    // Anyone who can reach a non-loopback address could send commands: insist on a chosen token.
+    if (!is_loopback(o.http_host)) return fail("a non-loopback --http needs --token-file");
+    o.token = random_token();
+  }
+  o.web_dir = args->text("web").value_or(cli::default_web_dir());
+  if (o.web_dir == "none") {
+    o.web_dir.clear();
+  } else if (!args->has("web") && !std::filesystem::is_regular_file(std::filesystem::path(o.web_dir) / "index.html")) {
+    std::fprintf(stderr, "vigil agent: no web app at %s (build it with scripts/build.sh); serving /v1 and /ws only\n",
+                 o.web_dir.c_str());
+    o.web_dir.clear();
+  }
+
+  auto agent = Agent::start(o);
+  if (!agent) {
+    std::fprintf(stderr, "vigil agent: %s\n", agent.error().message.c_str());
+    return cli::kFailure;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, SIG_IGN);
+  std::printf("vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(), o.bind.to_string().c_str(),
+              (*agent)->http_url().c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
+              o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
+  std::fflush(stdout);
+  return (*agent)->run(g_stop, g_stop_now);
+}
+
+}  // namespace vigil::native

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace vigil::native {
+
+// `vigil agent`: runs one SWIM member with its live view. Returns the exit code.
+int run_agent(const std::vector<std::string>& args);
+// `vigil members`: lists an agent's members, like `serf members`.
+int run_members(const std::vector<std::string>& args);
+// `vigil demo`: starts N local agents and the web app pointing at them.
+int run_demo(const std::vector<std::string>& args);
+
+}  // namespace vigil::native

@@ -1,0 +1,170 @@
+#include "agent/agent_view.hpp"
+
+#include <array>
+#include <cmath>
+#include <sstream>
+
+#include "wire/messages.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<const char*, swim::Counters::kTypes> kTypeNames = {
+    "ping", "indirect_ping", "ack", "suspect", "alive", "dead", "push_pull",
+    "compound", "user", "compress", "encrypt", "nack", "has_crc", "err"};
+
+// JSON has no infinity: an unbounded phi travels as null.
+json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+constexpr std::size_t kGapsShown = 64;  // recent inter-ack gaps per peer in a snapshot
+
+}  // namespace
+
+json self_json(const AgentViewContext& c) {
+  const swim::Node& n = c.node;
+  const swim::Member* self = n.member(n.name());
+  return {{"name", n.name()},
+          {"address", n.address().to_string()},
+          {"incarnation", n.incarnation()},
+          {"state", self ? std::string(swim::to_string(self->state)) : "alive"},
+          {"health", n.health_score()},
+          {"members", n.member_count()},
+          {"profile", c.profile},
+          {"paused", c.paused},
+          {"left", n.has_left()},
+          {"time_ms", c.now.count()}};
+}
+
+json members_json(const AgentViewContext& c, bool with_gaps) {
+  json out = json::array();
+  for (const swim::Member* m : c.node.members()) {
+    if (m->name == c.node.name()) continue;
+    json row = {{"name", m->name},
+                {"address", m->address.to_string()},
+                {"state", std::string(swim::to_string(m->state))},
+                {"incarnation", m->incarnation}};
+    if (auto phi = c.detectors.phi(m->name, c.now)) row["phi"] = number_or_null(*phi);
+    if (with_gaps)
+      if (const auto* d = c.detectors.find(m->name)) {
+        auto gaps = d->window().chronological();
+        if (gaps.size() > kGapsShown) gaps.erase(gaps.begin(), gaps.end() - kGapsShown);
+        row["gaps_ms"] = gaps;
+        row["mean_ms"] = d->mean_ms();
+        row["std_ms"] = d->effective_stddev_ms();
+      }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+json counters_json(const swim::Counters& k) {
+  json sent = json::object(), received = json::object();
+  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t) {
+    if (k.messages_sent[t]) sent[kTypeNames[t]] = k.messages_sent[t];
+    if (k.messages_received[t]) received[kTypeNames[t]] = k.messages_received[t];
+  }
+  return {{"messages_sent", sent},         {"messages_received", received},
+          {"datagrams_sent", k.datagrams_sent}, {"bytes_sent", k.bytes_sent},
+          {"datagrams_received", k.datagrams_received}, {"bytes_received", k.bytes_received},
+          {"datagrams_rejected", k.datagrams_rejected}, {"streams", k.streams_sent},
+          {"probes", k.probes},                 {"probes_failed", k.probes_failed},
+          {"indirect_probes", k.indirect_probes}, {"suspicions", k.suspicions},
+          {"refutations", k.refutations}};
+}
+
+json config_json(const swim::Config& cfg, const std::string& profile) {
+  return {{"profile", profile},
+          {"probe_interval_ms", cfg.probe_interval.count()},
+          {"probe_timeout_ms", cfg.probe_timeout.count()},
+          {"gossip_interval_ms", cfg.gossip_interval.count()},
+          {"gossip_nodes", cfg.gossip_nodes},
+          {"suspicion_mult", cfg.suspicion_mult},
+          {"suspicion_max_timeout_mult", cfg.suspicion_max_timeout_mult},
+          {"retransmit_mult", cfg.retransmit_mult},
+          {"indirect_checks", cfg.indirect_checks},
+          {"push_pull_interval_ms", cfg.push_pull_interval.count()},
+          {"lifeguard",
+           {{"lha_probe", cfg.lifeguard.lha_probe},
+            {"lha_suspicion", cfg.lifeguard.lha_suspicion},
+            {"buddy_system", cfg.lifeguard.buddy_system}}}};
+}
+
+json faults_json(const AgentViewContext& c) {
+  const FaultSettings& f = c.faults.settings();
+  json blocked = json::array();
+  for (const auto& a : c.faults.blocked()) blocked.push_back(a.to_string());
+  return {{"loss", f.loss},       {"delay_ms", f.delay_ms}, {"jitter_ms", f.jitter_ms},
+          {"on_send", f.on_send}, {"on_receive", f.on_receive}, {"blocked", blocked},
+          {"paused_until_ms", c.faults.paused_until().count()}};
+}
+
+json snapshot_json(const AgentViewContext& c) {
+  return {{"type", "snapshot"},
+          {"self", self_json(c)},
+          {"members", members_json(c, true)},
+          {"counters", counters_json(c.node.counters())},
+          {"config", config_json(c.node.config(), c.profile)},
+          {"faults", faults_json(c)}};
+}
+
+json stats_json(const AgentViewContext& c) {
+  return {{"type", "stats"},
+          {"self", self_json(c)},
+          {"members", members_json(c, false)},
+          {"counters", counters_json(c.node.counters())}};
+}
+
+json event_json(const swim::Event& e) {
+  json j = {{"type", "event"},
+            {"kind", std::string(swim::to_string(e.kind))},
+            {"member", e.member},
+            {"incarnation", e.incarnation},
+            {"at_ms", e.at.count()}};
+  if (!e.by.empty()) j["by"] = e.by;
+  return j;
+}
+
+std::string metrics_text(const AgentViewContext& c) {
+  std::ostringstream out;
+  const swim::Counters& k = c.node.counters();
+  std::array<int, 4> by_state{};
+  for (const swim::Member* m : c.node.members()) ++by_state[static_cast<std::size_t>(m->state)];
+  out << "# HELP vigil_members Members in this agent's view, by state (itself included).\n"
+      << "# TYPE vigil_members gauge\n";
+  for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead, swim::MemberState::left})
+    out << "vigil_members{state=\"" << swim::to_string(s) << "\"} " << by_state[static_cast<std::size_t>(s)] << "\n";
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
+  };
+  counter("vigil_probes_total", "Probes started.", k.probes);
+  counter("vigil_probes_failed_total", "Probes that got no ack, direct or relayed.", k.probes_failed);
+  counter("vigil_indirect_probes_total", "Probes that asked helpers.", k.indirect_probes);
+  counter("vigil_suspicions_total", "Members this agent started to suspect.", k.suspicions);
+  counter("vigil_refutations_total", "Accusations this agent refuted.", k.refutations);
+  counter("vigil_datagrams_sent_total", "UDP datagrams sent.", k.datagrams_sent);
+  counter("vigil_datagrams_received_total", "UDP datagrams received.", k.datagrams_received);
+  counter("vigil_datagrams_rejected_total", "Datagrams that did not decode or carried a foreign label.",
+          k.datagrams_rejected);
+  counter("vigil_bytes_sent_total", "UDP payload bytes sent.", k.bytes_sent);
+  counter("vigil_bytes_received_total", "UDP payload bytes received.", k.bytes_received);
+  out << "# HELP vigil_messages_sent_total Messages sent, by type (compound parts counted).\n"
+      << "# TYPE vigil_messages_sent_total counter\n";
+  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t)
+    if (k.messages_sent[t]) out << "vigil_messages_sent_total{type=\"" << kTypeNames[t] << "\"} " << k.messages_sent[t] << "\n";
+  out << "# HELP vigil_messages_received_total Messages received, by type.\n"
+      << "# TYPE vigil_messages_received_total counter\n";
+  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t)
+    if (k.messages_received[t])
+      out << "vigil_messages_received_total{type=\"" << kTypeNames[t] << "\"} " << k.messages_received[t] << "\n";
+  out << "# HELP vigil_local_health_multiplier Lifeguard's local health score (0 healthy).\n"
+      << "# TYPE vigil_local_health_multiplier gauge\n"
+      << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
+  out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
+      << "vigil_incarnation " << c.node.incarnation() << "\n";
+  return out.str();
+}
+
+}  // namespace vigil::native

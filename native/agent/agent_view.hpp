@@ -1,0 +1,34 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "agent/fault_injector.hpp"
+#include "agent/peer_detectors.hpp"
+#include "base/time.hpp"
+#include "swim/node.hpp"
+
+namespace vigil::native {
+
+// JSON and Prometheus renderings of an agent's view (docs/websocket.md documents the shapes).
+struct AgentViewContext {
+  const swim::Node& node;
+  const PeerDetectors& detectors;
+  const FaultInjector& faults;
+  const std::string& profile;
+  Millis now;
+  bool paused;
+};
+
+nlohmann::json self_json(const AgentViewContext& c);
+// Every member but this node: name, address, state, incarnation, and phi when known.
+nlohmann::json members_json(const AgentViewContext& c, bool with_gaps);
+nlohmann::json counters_json(const swim::Counters& counters);
+nlohmann::json config_json(const swim::Config& config, const std::string& profile);
+nlohmann::json faults_json(const AgentViewContext& c);
+nlohmann::json snapshot_json(const AgentViewContext& c);
+nlohmann::json stats_json(const AgentViewContext& c);
+nlohmann::json event_json(const swim::Event& event);
+std::string metrics_text(const AgentViewContext& c);
+
+}  // namespace vigil::native

@@ -1,0 +1,109 @@
+#include "agent/commands.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "swim/config.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+using nlohmann::json;
+
+CommandError invalid(std::string message) { return CommandError{"invalid", std::move(message)}; }
+
+// A number field: absent -> fallback; present but not a number -> error.
+std::variant<double, CommandError> number(const json& j, const char* key, double fallback) {
+  auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if (!it->is_number()) return invalid(std::string("'") + key + "' must be a number");
+  return it->get<double>();
+}
+
+std::variant<std::string, CommandError> text(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_string() || it->get_ref<const std::string&>().empty())
+    return invalid(std::string("'") + key + "' must be a non-empty string");
+  return it->get<std::string>();
+}
+
+std::variant<Command, CommandError> parse_inject(const json& j) {
+  FaultSettings f;
+  for (auto [key, field] : {std::pair{"loss", &f.loss}, {"delay_ms", &f.delay_ms}, {"jitter_ms", &f.jitter_ms}}) {
+    auto v = number(j, key, 0.0);
+    if (auto* e = std::get_if<CommandError>(&v)) return *e;
+    *field = std::get<double>(v);
+  }
+  std::string direction = "send";
+  if (auto it = j.find("direction"); it != j.end()) {
+    if (!it->is_string()) return invalid("'direction' must be send, receive or both");
+    direction = it->get<std::string>();
+  }
+  if (direction == "send") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, false};
+  else if (direction == "receive") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, false, true};
+  else if (direction == "both") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, true};
+  else return invalid("'direction' must be send, receive or both");
+  if (auto s = f.validate(); !s) return invalid(s.error().message);
+  return command::Inject{f};
+}
+
+}  // namespace
+
+bool tokens_equal(std::string_view a, std::string_view b) {
+  // No early exit on the first differing byte: timing does not leak how much of a guess is right.
+  unsigned char diff = static_cast<unsigned char>(a.size() != b.size());
+  const std::size_t n = std::max(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff |= static_cast<unsigned char>(x ^ y);
+  }
+  return diff == 0;
+}
+
+ParsedCommand parse_command(std::string_view text_in, std::string_view token) {
+  const json j = json::parse(text_in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    return {"", CommandError{"bad-json", "expected a JSON object such as {\"type\":\"snapshot\"}"}};
+  auto type_it = j.find("type");
+  if (type_it == j.end() || !type_it->is_string())
+    return {"", CommandError{"invalid", "missing string field 'type'"}};
+  const std::string type = type_it->get<std::string>();
+  if (type == "snapshot") return {type, Command{command::Snapshot{}}};
+
+  static const char* kMutating[] = {"inject", "pause", "block", "unblock", "leave", "set-profile"};
+  if (std::find(std::begin(kMutating), std::end(kMutating), type) == std::end(kMutating))
+    return {type, CommandError{"unknown-command", "unknown command '" + type +
+                                                      "' (snapshot, inject, pause, block, unblock, leave, set-profile)"}};
+  auto tok = j.find("token");
+  if (tok == j.end() || !tok->is_string() || !tokens_equal(tok->get_ref<const std::string&>(), token))
+    return {type, CommandError{"unauthorized", "this command needs the agent's token"}};
+
+  if (type == "inject") {
+    auto c = parse_inject(j);
+    if (auto* e = std::get_if<CommandError>(&c)) return {type, *e};
+    return {type, std::get<Command>(c)};
+  }
+  if (type == "pause") {
+    auto ms = number(j, "ms", -1);
+    if (auto* e = std::get_if<CommandError>(&ms)) return {type, *e};
+    const double v = std::get<double>(ms);
+    if (!(v >= 1 && v <= 600000)) return {type, invalid("'ms' must be within [1, 600000]")};
+    return {type, Command{command::Pause{Millis{static_cast<std::int64_t>(v)}}}};
+  }
+  if (type == "block" || type == "unblock") {
+    auto peer = text(j, "peer");
+    if (auto* e = std::get_if<CommandError>(&peer)) return {type, *e};
+    if (type == "block") return {type, Command{command::Block{std::get<std::string>(peer)}}};
+    return {type, Command{command::Unblock{std::get<std::string>(peer)}}};
+  }
+  if (type == "leave") return {type, Command{command::Leave{}}};
+  auto profile = text(j, "profile");
+  if (auto* e = std::get_if<CommandError>(&profile)) return {type, *e};
+  if (!swim::Config::profile(std::get<std::string>(profile)))
+    return {type, invalid("'profile' must be lan, wan, local or teaching")};
+  return {type, Command{command::SetProfile{std::get<std::string>(profile)}}};
+}
+
+}  // namespace vigil::native

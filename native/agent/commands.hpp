@@ -1,0 +1,53 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "agent/fault_injector.hpp"
+#include "base/time.hpp"
+
+namespace vigil::native {
+
+// Commands a live view sends to an agent over its WebSocket (docs/websocket.md). Everything but
+// `snapshot` changes the agent's behaviour and needs the agent's token.
+namespace command {
+struct Snapshot {};
+struct Inject {
+  FaultSettings faults;
+};
+struct Pause {
+  Millis duration{0};
+};
+struct Block {
+  std::string peer;
+};
+struct Unblock {
+  std::string peer;
+};
+struct Leave {};
+struct SetProfile {
+  std::string profile;
+};
+}  // namespace command
+
+using Command = std::variant<command::Snapshot, command::Inject, command::Pause, command::Block, command::Unblock,
+                             command::Leave, command::SetProfile>;
+
+struct CommandError {
+  std::string code;  // bad-json, unknown-command, invalid, unauthorized
+  std::string message;
+};
+
+struct ParsedCommand {
+  std::string type;  // echoed in the reply, "" when the message was not even JSON
+  std::variant<Command, CommandError> result;
+};
+
+// Parses one text message and checks its token (compared in constant time) for commands that
+// mutate. Never throws: malformed input is a CommandError.
+ParsedCommand parse_command(std::string_view text, std::string_view token);
+
+bool tokens_equal(std::string_view a, std::string_view b);
+
+}  // namespace vigil::native

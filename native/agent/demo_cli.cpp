@@ -1,0 +1,211 @@
+// `vigil demo`: N agents on loopback and the web app pointing at them.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "agent/agent_cli.hpp"
+#include "cli/args.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/paths.hpp"
+#include "http/http_get.hpp"
+#include "http/lws_host.hpp"
+#include "swim/config.hpp"
+
+namespace vigil::native {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+struct Child {
+  std::string name;
+  int protocol_port = 0;
+  int http_port = 0;
+  pid_t pid = -1;
+};
+
+// A port that is free for both UDP and TCP right now (the agent binds both).
+int free_port() {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const int tcp = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    if (tcp < 0 || ::bind(tcp, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
+        ::getsockname(tcp, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
+      if (tcp >= 0) ::close(tcp);
+      continue;
+    }
+    const int udp = ::socket(AF_INET, SOCK_DGRAM, 0);
+    const bool udp_free = udp >= 0 && ::bind(udp, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0;
+    if (udp >= 0) ::close(udp);
+    ::close(tcp);
+    if (udp_free) return ntohs(sa.sin_port);
+  }
+  return 0;
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec).string();
+}
+
+pid_t spawn(const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  // The child: its own process group would survive a Ctrl-C on the terminal; stay in ours.
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  std::perror("vigil demo: exec");
+  std::_Exit(127);
+}
+
+void stop_all(std::vector<Child>& children) {
+  for (auto& c : children)
+    if (c.pid > 0) ::kill(c.pid, SIGTERM);
+  // Agents leave gracefully within a second or two; after that, make sure.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  for (auto& c : children) {
+    while (c.pid > 0) {
+      if (::waitpid(c.pid, nullptr, WNOHANG) == c.pid) c.pid = -1;
+      else if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(c.pid, SIGKILL);
+        ::waitpid(c.pid, nullptr, 0);
+        c.pid = -1;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int run_demo(const std::vector<std::string>& argv) {
+  static const std::vector<cli::Args::Spec> specs = {
+      {"nodes", true, "agents to start", "5"},
+      {"http-port", true, "port of the web app (the live view and the explainer)", "8080"},
+      {"profile", true, "lan|wan|local|teaching", "local"},
+      {"web", true, "directory of the built web app", "build/web next to the binary"},
+      {"help", false, "show this help", ""},
+  };
+  auto fail = [](int code, const std::string& m) {
+    std::fprintf(stderr, "vigil demo: %s\n", m.c_str());
+    return code;
+  };
+  auto args = cli::Args::parse(argv, specs);
+  if (!args) return fail(cli::kUsage, args.error().message);
+  if (args->flag("help")) {
+    std::printf("usage: vigil demo [options]\nStarts local agents and serves the web app pointed at them.\n\noptions:\n%s",
+                cli::Args::usage(specs).c_str());
+    return cli::kOk;
+  }
+  auto nodes = args->integer_in("nodes", 5, 1, 64);
+  if (!nodes) return fail(cli::kUsage, nodes.error().message);
+  auto port = args->integer_in("http-port", 8080, 1, 65535);
+  if (!port) return fail(cli::kUsage, port.error().message);
+  auto profile = args->choice("profile", swim::Config::profile_names(), "local");
+  if (!profile) return fail(cli::kUsage, profile.error().message);
+  const std::string web = args->text("web").value_or(cli::default_web_dir());
+
+  // The web app's own server first: if its port is taken, nothing has been started yet.
+  std::vector<Child> children(static_cast<std::size_t>(*nodes));
+  std::random_device rd;
+  std::string token;
+  for (int i = 0; i < 32; ++i) token += "0123456789abcdef"[rd() % 16];
+  LwsHost::Options http;
+  http.port = static_cast<int>(*port);
+  http.web_dir = web;
+  http.dynamic_paths = {"/v1"};
+  http.ws_protocol.clear();
+  LwsHost::Handlers handlers;
+  handlers.on_http = [&](const std::string& uri) -> HttpResponse {
+    if (uri != "/v1/demo") return {404, "application/json", "{\"error\":\"not found\"}"};
+    nlohmann::json agents = nlohmann::json::array();
+    for (const auto& c : children)
+      agents.push_back({{"name", c.name},
+                        {"http", "127.0.0.1:" + std::to_string(c.http_port)},
+                        {"ws", "ws://127.0.0.1:" + std::to_string(c.http_port) + "/ws"},
+                        {"running", c.pid > 0}});
+    // Loopback only: the page needs the token to drive fault injection.
+    return {200, "application/json", nlohmann::json{{"agents", agents}, {"token", token}}.dump()};
+  };
+  auto server = LwsHost::create(http, handlers);
+  if (!server) return fail(cli::kFailure, server.error().message);
+
+  char token_path[] = "/tmp/vigil-demo-token-XXXXXX";
+  const int token_fd = ::mkstemp(token_path);
+  if (token_fd < 0 || ::write(token_fd, token.data(), token.size()) != static_cast<ssize_t>(token.size()))
+    return fail(cli::kFailure, "cannot write the token file");
+  ::close(token_fd);
+
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const std::string exe = self_exe();
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    Child& c = children[i];
+    c.name = "node-" + std::to_string(i);
+    c.protocol_port = free_port();
+    c.http_port = free_port();
+    if (!c.protocol_port || !c.http_port) {
+      stop_all(children);
+      std::remove(token_path);
+      return fail(cli::kFailure, "no free ports on 127.0.0.1");
+    }
+    std::vector<std::string> cmd = {exe, "agent", "--name", c.name, "--bind", "127.0.0.1:" + std::to_string(c.protocol_port),
+                                    "--http", "127.0.0.1:" + std::to_string(c.http_port), "--profile", *profile,
+                                    "--token-file", token_path, "--web", web, "--quiet"};
+    if (i > 0) cmd.insert(cmd.end(), {"--join", "127.0.0.1:" + std::to_string(children[0].protocol_port)});
+    c.pid = spawn(cmd);
+    // Each agent must be up before the next joins through the first.
+    bool up = false;
+    for (int attempt = 0; attempt < 100 && !up && !g_stop; ++attempt) {
+      up = http_get("127.0.0.1", c.http_port, "/v1/self", Millis{200}).ok();
+      if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!up) {
+      stop_all(children);
+      std::remove(token_path);
+      return fail(cli::kFailure, "agent " + c.name + " did not come up");
+    }
+  }
+  std::printf("vigil demo: %lld agents (%s profile) on 127.0.0.1\n", static_cast<long long>(*nodes), profile->c_str());
+  for (const auto& c : children)
+    std::printf("  %-8s protocol 127.0.0.1:%d  live view http://127.0.0.1:%d/\n", c.name.c_str(), c.protocol_port,
+                c.http_port);
+  std::printf("token: %s\n", token.c_str());
+  std::printf("open %s  (live cluster: %slive.html)  Ctrl-C stops everything\n", (*server)->url().c_str(),
+              (*server)->url().c_str());
+  std::fflush(stdout);
+
+  // Notice agents that die (killed from outside) so the page can show them as gone.
+  handlers.on_timer = nullptr;
+  while (!g_stop && (*server)->service_once()) {
+    for (auto& c : children)
+      if (c.pid > 0 && ::waitpid(c.pid, nullptr, WNOHANG) == c.pid) c.pid = -1;
+    (*server)->wake_after(Millis{500});
+  }
+  std::printf("vigil demo: stopping\n");
+  stop_all(children);
+  std::remove(token_path);
+  return cli::kOk;
+}
+
+}  // namespace vigil::native

@@ -1,0 +1,63 @@
+// `vigil members`: an agent's membership list, like `serf members`.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "agent/agent_cli.hpp"
+#include "cli/args.hpp"
+#include "cli/endpoint.hpp"
+#include "cli/exit_codes.hpp"
+#include "http/http_get.hpp"
+#include "lab/table.hpp"
+
+namespace vigil::native {
+
+int run_members(const std::vector<std::string>& argv) {
+  static const std::vector<cli::Args::Spec> specs = {
+      {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
+      {"format", true, "table|json", "table"},
+      {"help", false, "show this help", ""},
+  };
+  auto fail = [](int code, const std::string& m) {
+    std::fprintf(stderr, "vigil members: %s\n", m.c_str());
+    return code;
+  };
+  auto args = cli::Args::parse(argv, specs);
+  if (!args) return fail(cli::kUsage, args.error().message);
+  if (args->flag("help")) {
+    std::printf("usage: vigil members [options]\nLists the members an agent knows.\n\noptions:\n%s",
+                cli::Args::usage(specs).c_str());
+    return cli::kOk;
+  }
+  auto format = args->choice("format", {"table", "json"}, "table");
+  if (!format) return fail(cli::kUsage, format.error().message);
+  auto endpoint = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8081"));
+  if (!endpoint) return fail(cli::kUsage, "--http: " + endpoint.error().message);
+  auto reply = http_get(endpoint->host, endpoint->port, "/v1/members", Millis{5000});
+  if (!reply) return fail(cli::kFailure, reply.error().message);
+  if (reply->status != 200) return fail(cli::kFailure, "the agent answered HTTP " + std::to_string(reply->status));
+  const auto members = nlohmann::json::parse(reply->body, nullptr, false);
+  if (members.is_discarded() || !members.is_array()) return fail(cli::kFailure, "the agent's answer is not a member list");
+  if (*format == "json") {
+    std::printf("%s\n", members.dump(2).c_str());
+    return cli::kOk;
+  }
+  lab::Table t;
+  t.columns = {{"name", "Name", 0}, {"address", "Address", 0}, {"state", "Status", 0}, {"incarnation", "Incarnation", 0}};
+  // Field by field, tolerating whatever shape a stranger's server might send.
+  auto text = [](const nlohmann::json& m, const char* k) -> lab::Cell {
+    if (m.is_object() && m.contains(k) && m[k].is_string()) return m[k].get<std::string>();
+    return lab::Cell{};
+  };
+  for (const auto& m : members) {
+    lab::Cell incarnation;
+    if (m.is_object() && m.contains("incarnation") && m["incarnation"].is_number_integer())
+      incarnation = m["incarnation"].get<std::int64_t>();
+    t.rows.push_back({text(m, "name"), text(m, "address"), text(m, "state"), incarnation});
+  }
+  lab::Report report;
+  report.tables.push_back(std::move(t));
+  std::fputs(lab::render(report, lab::Format::table).c_str(), stdout);
+  return cli::kOk;
+}
+
+}  // namespace vigil::native

@@ -1,0 +1,344 @@
+#include "http/lws_host.hpp"
+
+#include <libwebsockets.h>
+
+#include <cstddef>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+
+namespace vigil::native {
+
+namespace {
+
+constexpr const char* kHttpProtocol = "vigil-http";
+constexpr const char* kRawProtocol = "vigil-raw";
+// A client that lets this many messages pile up is too slow to follow the stream: cut it off
+// rather than buffer without bound.
+constexpr std::size_t kMaxQueuedMessages = 2048;
+
+LwsHost* host_of(::lws* wsi) { return static_cast<LwsHost*>(lws_context_user(lws_get_context(wsi))); }
+
+// lws_write needs LWS_PRE bytes of headroom before the payload.
+std::string with_headroom(std::string_view payload) {
+  std::string framed(LWS_PRE, '\0');
+  framed.append(payload);
+  return framed;
+}
+
+struct HttpSession {
+  std::string* body;  // LWS_PRE headroom + body, pending until writable
+};
+
+}  // namespace
+
+struct LwsHost::Client {
+  ClientId id;
+  ::lws* wsi;
+  std::deque<std::string> outgoing;  // framed with headroom
+  std::string incoming;
+  bool too_large = false;
+};
+
+struct LwsCallbacks {
+  static int http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
+  static int ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
+  static int raw(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
+  static void wake(lws_sorted_usec_list_t* sul);
+};
+
+struct LwsHost::Impl {
+  std::string origin;  // absolute web dir
+  lws_protocol_vhost_options wasm_mime{};
+  std::vector<lws_http_mount> mounts;
+  std::vector<std::string> mountpoints;
+  lws_protocols protocols[4]{};
+  lws_context* context = nullptr;
+  lws_vhost* vhost = nullptr;
+  struct Wake {
+    lws_sorted_usec_list_t sul;
+    LwsHost* host;
+  } wake{};
+};
+
+Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handlers handlers) {
+  namespace fs = std::filesystem;
+  if (options.port < 1 || options.port > 65535)
+    return Error{"port must be in 1..65535, got " + std::to_string(options.port)};
+  std::unique_ptr<LwsHost> host(new LwsHost(options, std::move(handlers)));
+  Impl& impl = *host->impl_;
+
+  if (!options.web_dir.empty()) {
+    std::error_code ec;
+    const fs::path dir = fs::absolute(options.web_dir, ec);
+    if (ec || !fs::is_regular_file(dir / "index.html", ec))
+      return Error{"no web app at '" + options.web_dir + "' (index.html missing): build it first with scripts/build.sh"};
+    impl.origin = dir.string();
+  }
+
+  // lws's built-in MIME table predates WebAssembly; browsers refuse to stream-compile a .wasm
+  // served with any other type.
+  impl.wasm_mime.name = ".wasm";
+  impl.wasm_mime.value = "application/wasm";
+
+  impl.mountpoints = options.dynamic_paths;
+  impl.mounts.resize(impl.mountpoints.size() + (impl.origin.empty() ? 0 : 1));
+  std::size_t m = 0;
+  for (; m < impl.mountpoints.size(); ++m) {
+    lws_http_mount& mount = impl.mounts[m];
+    mount.mountpoint = impl.mountpoints[m].c_str();
+    mount.mountpoint_len = static_cast<unsigned char>(impl.mountpoints[m].size());
+    mount.origin = kHttpProtocol;
+    mount.origin_protocol = LWSMPRO_CALLBACK;
+  }
+  if (!impl.origin.empty()) {
+    lws_http_mount& files = impl.mounts[m];
+    files.mountpoint = "/";
+    files.mountpoint_len = 1;
+    files.origin = impl.origin.c_str();
+    files.def = "index.html";
+    files.origin_protocol = LWSMPRO_FILE;
+    files.extra_mimetypes = &impl.wasm_mime;
+  }
+  for (std::size_t i = 0; i + 1 < impl.mounts.size(); ++i) impl.mounts[i].mount_next = &impl.mounts[i + 1];
+
+  impl.protocols[0] = {kHttpProtocol, &LwsCallbacks::http, sizeof(HttpSession), 0, 0, nullptr, 0};
+  std::size_t next = 1;
+  if (!options.ws_protocol.empty())
+    impl.protocols[next++] = {host->options_.ws_protocol.c_str(), &LwsCallbacks::ws, sizeof(Client*), 16 * 1024, 0,
+                              nullptr, 0};
+  impl.protocols[next++] = {kRawProtocol, &LwsCallbacks::raw, 0, 0, 0, nullptr, 0};
+
+  lws_set_log_level(LLL_ERR, nullptr);
+  lws_context_creation_info info;
+  std::memset(&info, 0, sizeof info);
+  info.port = options.port;
+  info.iface = host->options_.host.c_str();
+  info.protocols = impl.protocols;
+  info.mounts = impl.mounts.empty() ? nullptr : impl.mounts.data();
+  info.user = host.get();
+  // Deliberately not LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: its
+  // x-frame-options and CSP headers forbid the iframes and wasm the explainer needs.
+  info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+  impl.context = lws_create_context(&info);
+  if (!impl.context) return Error{"cannot start libwebsockets"};
+  impl.vhost = lws_create_vhost(impl.context, &info);
+  if (!impl.vhost)
+    return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port) +
+                 " (address in use, or not an address of this machine?)"};
+  impl.wake.host = host.get();
+  return host;
+}
+
+LwsHost::LwsHost(Options options, Handlers handlers)
+    : options_(std::move(options)), handlers_(std::move(handlers)), impl_(std::make_unique<Impl>()) {}
+
+LwsHost::~LwsHost() {
+  if (impl_->context) {
+    lws_sul_cancel(&impl_->wake.sul);
+    lws_context_destroy(impl_->context);
+  }
+  for (auto& [id, client] : clients_) delete client;
+}
+
+void LwsHost::run(const volatile std::sig_atomic_t& stop) {
+  while (!stop && service_once()) {
+  }
+}
+
+bool LwsHost::service_once() { return lws_service(impl_->context, 0) >= 0; }
+
+void LwsHost::wake_after(Millis delay) {
+  const auto us = static_cast<lws_usec_t>(std::max<std::int64_t>(0, delay.count())) * 1000;
+  lws_sul_schedule(impl_->context, 0, &impl_->wake.sul, &LwsCallbacks::wake, us);
+}
+
+void LwsCallbacks::wake(lws_sorted_usec_list_t* sul) {
+  // The sul is the first member of Impl::Wake, so the two share an address.
+  auto* wake = reinterpret_cast<LwsHost::Impl::Wake*>(sul);
+  if (wake->host->handlers_.on_timer) wake->host->handlers_.on_timer();
+}
+
+std::string LwsHost::url() const { return "http://" + options_.host + ":" + std::to_string(options_.port) + "/"; }
+
+// ------------------------------------------------------------------------------------- HTTP
+
+int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+  auto* session = static_cast<HttpSession*>(user);
+  switch (reason) {
+    case LWS_CALLBACK_HTTP: {
+      LwsHost* host = host_of(wsi);
+      char uri[1024] = {0};
+      if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || !host->handlers_.on_http) {
+        lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, nullptr);
+        return -1;
+      }
+      HttpResponse r = host->handlers_.on_http(uri);
+      unsigned char headers[LWS_PRE + 1024];
+      unsigned char* start = headers + LWS_PRE;
+      unsigned char* p = start;
+      unsigned char* end = headers + sizeof headers - 1;
+      if (lws_add_http_common_headers(wsi, static_cast<unsigned>(r.status), r.content_type.c_str(), r.body.size(),
+                                      &p, end))
+        return 1;
+      static const char kNoStore[] = "no-store";
+      if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>("cache-control:"),
+                                      reinterpret_cast<const unsigned char*>(kNoStore), sizeof kNoStore - 1, &p, end))
+        return 1;
+      if (lws_finalize_write_http_header(wsi, start, &p, end)) return 1;
+      session->body = new std::string(with_headroom(r.body));
+      lws_callback_on_writable(wsi);
+      return 0;
+    }
+    case LWS_CALLBACK_HTTP_WRITEABLE: {
+      if (!session || !session->body) break;
+      std::string* body = session->body;
+      session->body = nullptr;
+      const std::size_t n = body->size() - LWS_PRE;
+      const int written = lws_write(wsi, reinterpret_cast<unsigned char*>(body->data()) + LWS_PRE, n,
+                                    LWS_WRITE_HTTP_FINAL);
+      delete body;
+      if (written != static_cast<int>(n)) return 1;
+      if (lws_http_transaction_completed(wsi)) return -1;
+      return 0;
+    }
+    case LWS_CALLBACK_CLOSED_HTTP:
+      if (session && session->body) {
+        delete session->body;
+        session->body = nullptr;
+      }
+      break;
+    default:
+      break;
+  }
+  return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+// -------------------------------------------------------------------------------- WebSocket
+
+int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+  LwsHost* host = host_of(wsi);
+  auto** slot = static_cast<LwsHost::Client**>(user);
+  switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+      char uri[256] = {0};
+      if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || host->options_.ws_path != uri) return 1;
+      if (host->clients_.size() >= host->options_.max_clients) return 1;  // refused: too many viewers
+      return 0;
+    }
+    case LWS_CALLBACK_ESTABLISHED: {
+      auto* client = new LwsHost::Client{host->next_client_++, wsi, {}, {}, false};
+      *slot = client;
+      host->clients_[client->id] = client;
+      char origin[256] = {0};
+      if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0) origin[0] = 0;
+      if (host->handlers_.on_open) host->handlers_.on_open(client->id, origin);
+      return 0;
+    }
+    case LWS_CALLBACK_RECEIVE: {
+      LwsHost::Client* client = *slot;
+      if (!client) return -1;
+      if (!client->too_large) {
+        client->incoming.append(static_cast<const char*>(in), len);
+        if (client->incoming.size() > host->options_.max_message) {
+          client->too_large = true;
+          client->incoming.clear();
+          client->incoming.shrink_to_fit();
+        }
+      }
+      if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+        const std::string message = std::move(client->incoming);
+        const bool too_large = client->too_large;
+        client->incoming.clear();
+        client->too_large = false;
+        if (host->handlers_.on_message) host->handlers_.on_message(client->id, message, too_large);
+      }
+      return 0;
+    }
+    case LWS_CALLBACK_SERVER_WRITEABLE: {
+      LwsHost::Client* client = *slot;
+      if (!client || client->outgoing.empty()) return 0;
+      std::string message = std::move(client->outgoing.front());
+      client->outgoing.pop_front();
+      const std::size_t n = message.size() - LWS_PRE;
+      if (lws_write(wsi, reinterpret_cast<unsigned char*>(message.data()) + LWS_PRE, n, LWS_WRITE_TEXT) <
+          static_cast<int>(n))
+        return -1;
+      if (!client->outgoing.empty()) lws_callback_on_writable(wsi);
+      return 0;
+    }
+    case LWS_CALLBACK_CLOSED: {
+      LwsHost::Client* client = *slot;
+      if (!client) return 0;
+      *slot = nullptr;
+      host->clients_.erase(client->id);
+      if (host->handlers_.on_close) host->handlers_.on_close(client->id);
+      delete client;
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+void LwsHost::send(ClientId id, std::string message) {
+  auto it = clients_.find(id);
+  if (it == clients_.end()) return;
+  Client* client = it->second;
+  if (client->outgoing.size() >= kMaxQueuedMessages) {
+    close_client(id);
+    return;
+  }
+  client->outgoing.push_back(with_headroom(message));
+  lws_callback_on_writable(client->wsi);
+}
+
+void LwsHost::broadcast(const std::string& message) {
+  std::vector<ClientId> ids;
+  for (const auto& [id, client] : clients_) ids.push_back(id);
+  for (ClientId id : ids) send(id, message);
+}
+
+void LwsHost::close_client(ClientId id) {
+  auto it = clients_.find(id);
+  if (it == clients_.end()) return;
+  lws_set_timeout(it->second->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+// --------------------------------------------------------------------- raw descriptors
+
+int LwsCallbacks::raw(::lws* wsi, lws_callback_reasons reason, void*, void*, std::size_t) {
+  auto* handler = static_cast<RawHandler*>(lws_get_opaque_user_data(wsi));
+  switch (reason) {
+    case LWS_CALLBACK_RAW_RX_FILE:
+      if (handler) handler->on_readable();
+      return 0;
+    case LWS_CALLBACK_RAW_WRITEABLE_FILE:
+      if (handler) handler->on_writable();
+      return 0;
+    case LWS_CALLBACK_RAW_CLOSE_FILE:
+      lws_set_opaque_user_data(wsi, nullptr);
+      if (handler) handler->on_closed();
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+::lws* LwsHost::adopt(int fd, RawHandler* handler) {
+  lws_sock_file_fd_type desc;
+  desc.filefd = fd;
+  ::lws* wsi = lws_adopt_descriptor_vhost(impl_->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, kRawProtocol, nullptr);
+  if (wsi) lws_set_opaque_user_data(wsi, handler);
+  return wsi;
+}
+
+void LwsHost::want_write(::lws* raw) {
+  if (raw) lws_callback_on_writable(raw);
+}
+
+void LwsHost::close_raw(::lws* raw) {
+  if (raw) lws_set_timeout(raw, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+}  // namespace vigil::native

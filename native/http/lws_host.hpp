@@ -1,0 +1,105 @@
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "base/time.hpp"
+
+struct lws;
+struct lws_context;
+
+namespace vigil::native {
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+};
+
+// A readable/writable descriptor (UDP or TCP socket) the host watches in its service loop.
+// The host owns the descriptor once adopted and closes it when the wsi goes away.
+class RawHandler {
+ public:
+  virtual ~RawHandler() = default;
+  virtual void on_readable() = 0;
+  virtual void on_writable() {}
+  virtual void on_closed() {}  // the descriptor is gone; do not use it
+};
+
+// One libwebsockets context on one port: the web app's static files at "/", dynamic HTTP
+// answers under given prefixes, a WebSocket endpoint, adopted raw descriptors and a wake-up
+// timer, all served by a single-threaded lws_service() loop.
+class LwsHost {
+ public:
+  using ClientId = std::uint64_t;
+
+  struct Options {
+    std::string host = "127.0.0.1";
+    int port = 8080;
+    std::string web_dir;                     // served at "/"; empty: no static files
+    std::vector<std::string> dynamic_paths;  // mountpoints answered by on_http, e.g. "/v1"
+    std::string ws_path = "/ws";             // WebSocket upgrades accepted only here
+    std::string ws_protocol = "vigil.v1";    // the subprotocol clients must request
+    std::size_t max_clients = 32;
+    std::size_t max_message = 64 * 1024;     // larger WebSocket messages are refused
+  };
+
+  struct Handlers {
+    std::function<HttpResponse(const std::string& uri)> on_http;
+    std::function<void(ClientId, const std::string& origin)> on_open;
+    // A complete text message; `too_large` when it exceeded max_message (its text is dropped).
+    std::function<void(ClientId, std::string_view message, bool too_large)> on_message;
+    std::function<void(ClientId)> on_close;
+    std::function<void()> on_timer;  // see wake_after()
+  };
+
+  static Result<std::unique_ptr<LwsHost>> create(const Options& options, Handlers handlers);
+  ~LwsHost();
+  LwsHost(const LwsHost&) = delete;
+  LwsHost& operator=(const LwsHost&) = delete;
+
+  // Runs the service loop until `stop` becomes non-zero (set from a signal handler).
+  void run(const volatile std::sig_atomic_t& stop);
+  // One service iteration; false once lws cannot go on.
+  bool service_once();
+
+  // Calls on_timer after `delay` (replacing any earlier request).
+  void wake_after(Millis delay);
+
+  void send(ClientId client, std::string message);
+  void broadcast(const std::string& message);
+  void close_client(ClientId client);
+  std::size_t clients() const { return clients_.size(); }
+
+  // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
+  // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
+  // (it then closed the descriptor).
+  ::lws* adopt(int fd, RawHandler* handler);
+  void want_write(::lws* raw);
+  void close_raw(::lws* raw);  // asynchronously; on_closed follows
+
+  std::string url() const;
+  const Options& options() const { return options_; }
+
+ private:
+  struct Client;
+  struct Impl;
+  LwsHost(Options options, Handlers handlers);
+
+  friend struct LwsCallbacks;  // the lws protocol callbacks, defined with lws's own types
+
+  Options options_;
+  Handlers handlers_;
+  std::unique_ptr<Impl> impl_;
+  std::map<ClientId, Client*> clients_;
+  ClientId next_client_ = 1;
+};
+
+}  // namespace vigil::native

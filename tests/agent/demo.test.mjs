@@ -1,0 +1,41 @@
+// `vigil demo`: starts N agents, serves the web app pointing at them, stops them all on Ctrl-C.
+import { spawn } from 'node:child_process';
+import { Viewer, check, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+if (!args.web) throw new Error('missing --web');
+const port = await freePort();
+const demo = spawn(args.vigil, ['demo', '--nodes', '3', '--http-port', String(port), '--web', args.web],
+                   { stdio: ['ignore', 'pipe', 'pipe'] });
+let out = '';
+demo.stdout.on('data', (c) => { out += c; });
+demo.stderr.on('data', (c) => { out += c; });
+let exited = false;
+demo.on('exit', () => { exited = true; });
+process.on('uncaughtException', (e) => { console.error(e.stack, '\n--- demo output ---\n' + out); demo.kill('SIGKILL'); process.exit(1); });
+
+await waitFor(() => out.includes('open http://'), 20000, 'the demo to print its URL');
+check(new RegExp(`open http://127\\.0\\.0\\.1:${port}/`).test(out), 'the demo prints the URL of the web app');
+check(/token: [0-9a-f]{32}/.test(out), 'the demo prints the token');
+check((await httpGet(port, '/')).status === 200 && (await httpGet(port, '/live.html')).status === 200,
+      'the web app and the live page are served');
+const info = await getJson(port, '/v1/demo');
+check(info.agents.length === 3 && info.agents.every((a) => a.running), '/v1/demo lists three running agents');
+
+const viewers = info.agents.map((a) => new Viewer({ httpPort: Number(a.http.split(':')[1]) }));
+await Promise.all(viewers.map((v) => v.open));
+await waitFor(() => viewers.every((v) => {
+  const s = [...v.messages].reverse().find((m) => m.type === 'stats' || m.type === 'snapshot');
+  return s && s.members.length === 2 && s.members.every((m) => m.state === 'alive');
+}), 35000, 'every agent to see the other two alive (bounded by push-pull anti-entropy)');
+check(true, 'the demo cluster converges: every agent sees the others alive');
+viewers.forEach((v) => v.close());
+
+demo.kill('SIGINT');
+await waitFor(() => exited, 10000, 'the demo to stop');
+check(demo.exitCode === 0, 'Ctrl-C stops the demo cleanly');
+for (const a of info.agents) {
+  const p = Number(a.http.split(':')[1]);
+  const gone = await httpGet(p, '/v1/self', 500).then(() => false, () => true);
+  check(gone, `${a.name} was stopped with it`);
+}

@@ -1,0 +1,163 @@
+// Shared pieces of the multi-process agent tests: agents on loopback ports, HTTP and WebSocket
+// clients, and bounded waiting for conditions (never a bare sleep).
+import { spawn } from 'node:child_process';
+import dgram from 'node:dgram';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+
+export function parseArgs(argv) {
+  const args = {};
+  for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
+  if (!args.vigil) throw new Error('missing --vigil');
+  return args;
+}
+
+export function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+  console.log(`ok - ${message}`);
+}
+
+async function portFree(port) {
+  const tcp = await new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+  if (!tcp) return false;
+  return new Promise((resolve) => {
+    const s = dgram.createSocket('udp4');
+    s.once('error', () => resolve(false));
+    s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+// A port free for both TCP and UDP (agents bind both on their protocol port).
+export async function freePort() {
+  for (let attempt = 0; attempt < 200; ++attempt) {
+    const port = 20000 + Math.floor(Math.random() * 30000);
+    if (await portFree(port)) return port;
+  }
+  throw new Error('no free port');
+}
+
+// Polls `probe` (sync or async) until it returns a truthy value or `timeoutMs` passes.
+export async function waitFor(probe, timeoutMs, what, intervalMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export function httpGet(port, urlPath, timeoutMs = 2000) {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
+export async function getJson(port, urlPath) {
+  const r = await httpGet(port, urlPath);
+  return JSON.parse(r.body);
+}
+
+export class Cluster {
+  constructor(vigil, profile = 'local') {
+    this.vigil = vigil;
+    this.profile = profile;
+    this.agents = [];
+    this.token = 'test-token-' + Math.random().toString(16).slice(2);
+    this.dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-agents-'));
+    this.tokenFile = path.join(this.dir, 'token');
+    writeFileSync(this.tokenFile, this.token + '\n');
+  }
+
+  async start(count) {
+    for (let i = 0; i < count; ++i) await this.add(`agent-${i}`);
+    return this;
+  }
+
+  async add(name) {
+    const port = await freePort();
+    const httpPort = await freePort();
+    const args = ['agent', '--name', name, '--bind', `127.0.0.1:${port}`, '--http', `127.0.0.1:${httpPort}`,
+                  '--profile', this.profile, '--token-file', this.tokenFile, '--web', 'none'];
+    if (this.agents.length > 0) args.push('--join', `127.0.0.1:${this.agents[0].port}`);
+    const child = spawn(this.vigil, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const agent = { name, port, httpPort, child, log: '', alive: true };
+    child.stdout.on('data', (c) => { agent.log += c; });
+    child.stderr.on('data', (c) => { agent.log += c; });
+    child.on('exit', () => { agent.alive = false; });
+    this.agents.push(agent);
+    await waitFor(async () => {
+      if (!agent.alive) throw new Error(`${name} exited: ${agent.log}`);
+      try { return (await httpGet(httpPort, '/v1/self', 500)).status === 200; } catch { return false; }
+    }, 10000, `${name} to serve /v1/self`);
+    return agent;
+  }
+
+  byName(name) { return this.agents.find((a) => a.name === name); }
+  running() { return this.agents.filter((a) => a.alive); }
+
+  async members(agent) {
+    const list = await getJson(agent.httpPort, '/v1/members');
+    return Object.fromEntries(list.map((m) => [m.name, m]));
+  }
+
+  // Every running agent sees every other running agent in `state`.
+  async allSee(state, among = this.running()) {
+    for (const observer of this.running()) {
+      const view = await this.members(observer);
+      for (const other of among)
+        if (other !== observer && (!view[other.name] || view[other.name].state !== state)) return false;
+    }
+    return true;
+  }
+
+  stop() {
+    for (const a of this.agents) if (a.alive) a.child.kill('SIGKILL');
+  }
+}
+
+// A WebSocket viewer of one agent that records every message.
+export class Viewer {
+  constructor(agent) {
+    this.messages = [];
+    this.ws = new WebSocket(`ws://127.0.0.1:${agent.httpPort}/ws`, 'vigil.v1');
+    this.ws.on('message', (data) => this.messages.push(JSON.parse(data.toString())));
+    this.open = new Promise((resolve, reject) => {
+      this.ws.once('open', resolve);
+      this.ws.once('error', reject);
+    });
+  }
+
+  send(obj) { this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)); }
+
+  async next(predicate, timeoutMs, what) {
+    return waitFor(() => this.messages.find(predicate), timeoutMs, what, 50);
+  }
+
+  close() { this.ws.terminate(); }
+}
+
+export function installCleanup(cluster) {
+  const bail = (err) => {
+    console.error(err && err.stack ? err.stack : err);
+    for (const a of cluster.agents) if (a.log) console.error(`--- ${a.name} ---\n${a.log.slice(-3000)}`);
+    cluster.stop();
+    process.exit(1);
+  };
+  process.on('uncaughtException', bail);
+  process.on('unhandledRejection', bail);
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `vigil lab retry ...` as a user runs it: seed 002's figures, formats, dispatch and errors.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
+
+# Dispatch of the two-word names.
+run 0 lab --help && expect_in "$out" "retry hysteresis"
+run 2 lab retry && expect_in "$err" "expected one of chain|hysteresis|fleet|server"
+run 2 lab retry sideways && expect_in "$err" "expected one of chain|hysteresis|fleet|server"
+run 0 lab retry chain --help && expect_in "$out" "usage: vigil lab retry chain"
+run 2 lab retry chain --fail 0.1 extra && expect_in "$err" "unexpected argument 'extra'"
+
+# retry chain: the closed forms and seed 002's table.
+run 0 lab retry chain --depth 5 --retries 3 --fail 0.7 --format json &&
+  json_check "Math.abs(j.calls_per_request - 2.19) < 1e-12 && Math.abs(j.amplification - Math.pow(2.19, 4)) < 1e-9 && j.worst_case === 81 && Math.abs(j.success - Math.pow(0.657, 5)) < 1e-12"
+run 0 lab retry chain --depth 5 --retries 3 --fail 1 --format json &&
+  json_check "j.calls_per_request === 3 && j.amplification === 81 && j.success === 0"
+run 0 lab retry chain --table && expect_in "$out" "5  3  0.70  2.19          23.00                  81      12.24"
+run 0 lab retry chain --table --format json &&
+  json_check "j.length === 6 && j[1].amplification.toFixed(2) === '1.54' && j[1].success_pct.toFixed(2) === '97.62'"
+run 0 lab retry chain --table --format csv && expect_in "$out" "depth,tries,fail,calls_per_request,amplification,worst_case,success_pct"
+run 2 lab retry chain --table --depth 4 && expect_in "$err" "drop --depth"
+run 2 lab retry chain --depth 5 && expect_in "$err" "missing required option --fail"
+run 2 lab retry chain --fail 1.5 && expect_in "$err" "--fail must be a probability in [0, 1]"
+run 2 lab retry chain --fail 0.1 --retries 0 && expect_in "$err" "--retries"
+run 2 lab retry chain --fail 0.1 --depth -3 && expect_in "$err" "--depth must be between 1 and 64"
+
+# retry hysteresis: the loop and the equilibria.
+run 0 lab retry hysteresis --format json &&
+  json_check "j.collapse_load === 950 && j.recovery_load === 325 && j.sweep.length === 101 && j.sweep.filter(r => r.direction === 'up' && r.lambda0 === 925)[0].goodput > 800"
+run 0 lab retry hysteresis --gamma 0 --format json &&
+  json_check "Math.abs(j.collapse_load - j.recovery_load) <= 25"
+run 0 lab retry hysteresis --alpha 0.1 --format json && json_check "j.recovery_load === null"
+run 0 lab retry hysteresis --equilibria 600 && expect_in "$out" "unstable"
+run 0 lab retry hysteresis --equilibria 600 --format json &&
+  json_check "j.count === 3 && j.equilibria.map(e => e.stability).join() === 'stable,unstable,stable'"
+run 2 lab retry hysteresis --timeout 10 && expect_in "$err" "--timeout must be above --l0"
+run 2 lab retry hysteresis --step 0 && expect_in "$err" "--step must be > 0"
+
+# retry fleet: synchronised spikes without jitter, a flat storm with it.
+run 0 lab retry fleet --strategy exponential --format json &&
+  json_check "[1, 3, 7, 15].every(s => j.per_second[s].offered > 3000) && j.per_second[2].offered === 0 && j.peak_rps === 40000"
+run 0 lab retry fleet --strategy full-jitter --format json &&
+  json_check "j.peak_rps * 3 <= 40000 && j.unfinished === 0 && j.per_second.length === 35"
+run 0 lab retry fleet --strategy decorrelated --clients 100 --seconds 10 && expect_in "$out" "decorrelated backoff"
+run 2 lab retry fleet --strategy linear && expect_in "$err" "--strategy must be one of none|fixed|exponential|full-jitter|equal-jitter|decorrelated"
+run 2 lab retry fleet --cap 0.5 && expect_in "$err" "--cap must be at least --base"
+
+# retry server: stuck without mitigations, recovered with them.
+run 0 lab retry server --seconds 40 --format json &&
+  json_check "j.recovered === false && j.goodput_after < 0.05 * j.goodput_before && j.throughput_after > 900 && j.series.length === 40"
+run 0 lab retry server --seconds 40 --mitigation all --format json &&
+  json_check "j.recovered === true && j.goodput_after >= 0.9 * j.goodput_before"
+run 0 lab retry server --seconds 40 --mitigation budget,deadline && expect_in "$out" "mitigation budget,deadline"
+run 0 lab retry server --seconds 40 --mitigation shed --format csv && expect_in "$out" "recovered,true"
+run 2 lab retry server --mitigation hope && expect_in "$err" "--mitigation must be none, all, or a comma list"
+run 2 lab retry server --trigger-seconds 100 && expect_in "$err" "--seconds must leave"
+
+finish

@@ -1,0 +1,11 @@
+import { launchBrowser, openPage, startServer } from './harness.mjs';
+const [url, file, wait] = process.argv.slice(2);
+const server = await startServer('/work/main/build/bin/vigil', '/work/main/build/web');
+const b = await launchBrowser();
+const { page, errors } = await openPage(b);
+await page.goto(server.url + url);
+await page.waitForTimeout(Number(wait || 4000));
+await page.screenshot({ path: file });
+console.log(JSON.stringify(await page.evaluate(() => window.vigil.state())).slice(0, 1500));
+console.log('errors:', errors);
+await b.close(); server.stop();

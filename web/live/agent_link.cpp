@@ -1,0 +1,174 @@
+#include "live/agent_link.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace vigil::web {
+
+namespace {
+
+constexpr std::size_t kLogLines = 200;
+
+// Field access that never throws, whatever the server sends.
+std::string text(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return (it != j.end() && it->is_string()) ? it->get<std::string>() : std::string();
+}
+
+double number(const nlohmann::json& j, const char* key, double fallback) {
+  auto it = j.find(key);
+  return (it != j.end() && it->is_number()) ? it->get<double>() : fallback;
+}
+
+}  // namespace
+
+const char* to_string(AgentLink::Status status) {
+  switch (status) {
+    case AgentLink::Status::connecting: return "connecting";
+    case AgentLink::Status::open: return "connected";
+    case AgentLink::Status::closed: return "disconnected";
+    case AgentLink::Status::failed: return "failed";
+  }
+  return "?";
+}
+
+AgentLink::AgentLink(std::string address) : address_(std::move(address)), name_(address_) {}
+
+AgentLink::~AgentLink() { close(); }
+
+void AgentLink::connect() {
+  close();
+  const std::string url = "ws://" + address_ + "/ws";
+  EmscriptenWebSocketCreateAttributes attributes;
+  emscripten_websocket_init_create_attributes(&attributes);
+  attributes.url = url.c_str();
+  attributes.protocols = "vigil.v1";
+  attributes.createOnMainThread = EM_TRUE;
+  socket_ = emscripten_websocket_new(&attributes);
+  if (socket_ <= 0) {
+    status_ = Status::failed;
+    last_error_ = "this browser cannot open a WebSocket to " + url;
+    socket_ = 0;
+    return;
+  }
+  status_ = Status::connecting;
+  last_error_.clear();
+  emscripten_websocket_set_onopen_callback(socket_, this, &AgentLink::on_open);
+  emscripten_websocket_set_onmessage_callback(socket_, this, &AgentLink::on_message);
+  emscripten_websocket_set_onerror_callback(socket_, this, &AgentLink::on_error);
+  emscripten_websocket_set_onclose_callback(socket_, this, &AgentLink::on_close);
+}
+
+void AgentLink::close() {
+  if (!socket_) return;
+  // Detach first: no callback may reach a link that is going away.
+  emscripten_websocket_set_onopen_callback(socket_, nullptr, nullptr);
+  emscripten_websocket_set_onmessage_callback(socket_, nullptr, nullptr);
+  emscripten_websocket_set_onerror_callback(socket_, nullptr, nullptr);
+  emscripten_websocket_set_onclose_callback(socket_, nullptr, nullptr);
+  emscripten_websocket_close(socket_, 1000, "bye");
+  emscripten_websocket_delete(socket_);
+  socket_ = 0;
+  status_ = Status::closed;
+}
+
+bool AgentLink::send(const nlohmann::json& message) {
+  if (!socket_ || status_ != Status::open) return false;
+  return emscripten_websocket_send_utf8_text(socket_, message.dump().c_str()) == EMSCRIPTEN_RESULT_SUCCESS;
+}
+
+void AgentLink::note(std::string line) {
+  log_.push_front(std::move(line));
+  if (log_.size() > kLogLines) log_.pop_back();
+}
+
+EM_BOOL AgentLink::on_open(int, const EmscriptenWebSocketOpenEvent*, void* self) {
+  auto* link = static_cast<AgentLink*>(self);
+  link->status_ = Status::open;
+  return EM_TRUE;
+}
+
+EM_BOOL AgentLink::on_error(int, const EmscriptenWebSocketErrorEvent*, void* self) {
+  auto* link = static_cast<AgentLink*>(self);
+  link->status_ = Status::failed;
+  link->last_error_ = "connection error (is the agent running at " + link->address_ + "?)";
+  return EM_TRUE;
+}
+
+EM_BOOL AgentLink::on_close(int, const EmscriptenWebSocketCloseEvent* e, void* self) {
+  auto* link = static_cast<AgentLink*>(self);
+  if (link->status_ != Status::failed) link->status_ = Status::closed;
+  if (link->last_error_.empty()) link->last_error_ = "closed (code " + std::to_string(e ? e->code : 0) + ")";
+  return EM_TRUE;
+}
+
+EM_BOOL AgentLink::on_message(int, const EmscriptenWebSocketMessageEvent* e, void* self) {
+  auto* link = static_cast<AgentLink*>(self);
+  if (!e || !e->isText) return EM_TRUE;
+  std::size_t n = e->numBytes;
+  while (n > 0 && e->data[n - 1] == 0) --n;  // the text arrives NUL-terminated
+  const auto message = nlohmann::json::parse(reinterpret_cast<const char*>(e->data),
+                                             reinterpret_cast<const char*>(e->data) + n, nullptr, false);
+  if (message.is_discarded() || !message.is_object()) return EM_TRUE;
+  ++link->messages_;
+  link->handle(message);
+  return EM_TRUE;
+}
+
+void AgentLink::take_members(const nlohmann::json& list) {
+  if (!list.is_array()) return;
+  std::map<std::string, Member> fresh;
+  for (const auto& m : list) {
+    if (!m.is_object()) continue;
+    const std::string name = text(m, "name");
+    if (name.empty()) continue;
+    Member member;
+    auto old = members_.find(name);
+    if (old != members_.end()) member = old->second;  // stats carry no gaps: keep the last ones
+    member.state = text(m, "state");
+    member.incarnation = static_cast<std::uint32_t>(number(m, "incarnation", 0));
+    if (auto it = m.find("phi"); it != m.end())
+      member.phi = it->is_number() ? it->get<double>() : std::numeric_limits<double>::infinity();
+    if (auto it = m.find("gaps_ms"); it != m.end() && it->is_array()) {
+      member.gaps_ms.clear();
+      for (const auto& g : *it)
+        if (g.is_number()) member.gaps_ms.push_back(g.get<double>());
+      member.mean_ms = number(m, "mean_ms", 0);
+      member.std_ms = number(m, "std_ms", 0);
+    }
+    fresh[name] = std::move(member);
+  }
+  members_ = std::move(fresh);
+}
+
+void AgentLink::handle(const nlohmann::json& m) {
+  const std::string type = text(m, "type");
+  if (type == "snapshot" || type == "stats") {
+    if (auto it = m.find("self"); it != m.end() && it->is_object()) {
+      self_ = *it;
+      if (!text(self_, "name").empty()) name_ = text(self_, "name");
+    }
+    if (auto it = m.find("counters"); it != m.end() && it->is_object()) counters_ = *it;
+    if (auto it = m.find("members"); it != m.end()) take_members(*it);
+  } else if (type == "event") {
+    const std::string kind = text(m, "kind"), member = text(m, "member"), by = text(m, "by");
+    char line[256];
+    std::snprintf(line, sizeof line, "%8.2fs  %s: %s %s #%u%s%s", number(m, "at_ms", 0) / 1000.0, name_.c_str(),
+                  kind.c_str(), member.c_str(), static_cast<unsigned>(number(m, "incarnation", 0)),
+                  by.empty() ? "" : " by ", by.c_str());
+    note(line);
+    auto it = members_.find(member);
+    if (it != members_.end() && (kind == "suspect" || kind == "dead" || kind == "left" || kind == "alive" || kind == "join")) {
+      it->second.state = (kind == "join") ? "alive" : kind;
+      it->second.incarnation = static_cast<std::uint32_t>(number(m, "incarnation", it->second.incarnation));
+    }
+  } else if (type == "error") {
+    last_error_ = text(m, "code") + ": " + text(m, "message");
+    note("error from " + name_ + ": " + last_error_);
+  } else if (type == "ok") {
+    note(name_ + " did " + text(m, "command"));
+  }
+}
+
+}  // namespace vigil::web

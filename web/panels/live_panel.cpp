@@ -1,0 +1,256 @@
+#include "panels/live_panel.hpp"
+
+#include <emscripten.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+#include "panels/widgets.hpp"
+
+namespace vigil::web {
+
+namespace {
+
+constexpr double kSnapshotEveryMs = 2000;  // gaps come only in snapshots: ask the selected agent
+
+ImU32 state_color(const std::string& s) {
+  if (s == "alive") return IM_COL32(63, 185, 107, 255);
+  if (s == "suspect") return IM_COL32(230, 193, 74, 255);
+  if (s == "dead") return IM_COL32(224, 85, 85, 255);
+  if (s == "left") return IM_COL32(138, 143, 153, 255);
+  return IM_COL32(40, 42, 48, 255);
+}
+
+int state_rank(const std::string& s) {
+  if (s == "dead") return 4;
+  if (s == "suspect") return 3;
+  if (s == "left") return 2;
+  return s == "alive" ? 1 : 0;
+}
+
+}  // namespace
+
+LivePanel::LivePanel(const UrlParams& params) {
+  if (auto a = params.text("agents")) std::snprintf(addresses_, sizeof addresses_, "%s", a->c_str());
+  if (auto t = params.text("token")) std::snprintf(token_, sizeof token_, "%s", t->c_str());
+  if (addresses_[0]) {
+    demo_checked_ = true;
+    connect_all();
+  }
+}
+
+// When the page is served by `vigil demo`, its shell fetched /v1/demo into window.vigilDemo.
+void LivePanel::take_demo_config() {
+  if (demo_checked_) return;
+  const char* json = emscripten_run_script_string(
+      "window.vigilDemo === undefined ? '' : JSON.stringify(window.vigilDemo)");
+  if (!json || !*json) return;  // not fetched yet
+  demo_checked_ = true;
+  const auto demo = nlohmann::json::parse(json, nullptr, false);
+  if (demo.is_discarded() || !demo.is_object()) return;
+  std::string list;
+  if (auto it = demo.find("agents"); it != demo.end() && it->is_array())
+    for (const auto& a : *it)
+      if (a.is_object() && a.contains("http") && a["http"].is_string())
+        list += (list.empty() ? "" : ",") + a["http"].get<std::string>();
+  std::snprintf(addresses_, sizeof addresses_, "%s", list.c_str());
+  if (auto it = demo.find("token"); it != demo.end() && it->is_string())
+    std::snprintf(token_, sizeof token_, "%s", it->get<std::string>().c_str());
+  if (!list.empty()) connect_all();
+}
+
+void LivePanel::connect_all() {
+  links_.clear();
+  std::stringstream items(addresses_);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    if (item.empty()) continue;
+    links_.push_back(std::make_unique<AgentLink>(item));
+    links_.back()->connect();
+  }
+  selected_agent_ = 0;
+  selected_peer_ = 0;
+}
+
+void LivePanel::advance(double real_ms) {
+  take_demo_config();
+  since_snapshot_ms_ += real_ms;
+  if (since_snapshot_ms_ >= kSnapshotEveryMs && !links_.empty()) {
+    since_snapshot_ms_ = 0;
+    const auto i = static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1));
+    links_[i]->send({{"type", "snapshot"}});
+  }
+  names_cache_ = member_names();
+}
+
+std::vector<std::string> LivePanel::member_names() const {
+  std::set<std::string> names;
+  for (const auto& l : links_) {
+    names.insert(l->name());
+    for (const auto& [name, m] : l->members()) names.insert(name);
+  }
+  return {names.begin(), names.end()};
+}
+
+void LivePanel::draw() {
+  const float font = ImGui::GetFontSize();
+  const float controls_width = std::min(font * 22.0f, ImGui::GetContentRegionAvail().x * 0.4f);
+  ImGui::BeginChild("live-controls", ImVec2(controls_width, 0), false);
+  draw_controls();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("live-plots", ImVec2(0, 0), false);
+  const float h = ImGui::GetContentRegionAvail().y;
+  draw_matrix(h * 0.55f);
+  draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
+  ImGui::EndChild();
+}
+
+void LivePanel::draw_controls() {
+  ImGui::TextWrapped("Real agents (`vigil agent`, or `vigil demo`) stream their own views here over WebSocket.");
+  section("Agents");
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputTextWithHint("##addresses", "127.0.0.1:8081,127.0.0.1:8082", addresses_, sizeof addresses_);
+  if (ImGui::Button(links_.empty() ? "connect" : "reconnect")) connect_all();
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    const AgentLink& l = *links_[i];
+    const bool ok = l.status() == AgentLink::Status::open;
+    ImGui::TextColored(ok ? ImVec4(0.4f, 0.85f, 0.5f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%s  %s  %s", l.name().c_str(),
+                       l.address().c_str(), to_string(l.status()));
+    if (!ok && !l.last_error().empty()) ImGui::TextDisabled("  %s", l.last_error().c_str());
+  }
+
+  section("Fault injection");
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputTextWithHint("##token", "the agents' token", token_, sizeof token_, ImGuiInputTextFlags_Password);
+  const bool can = token_[0] != 0 && !links_.empty();
+  if (!links_.empty()) {
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("agent", &selected_agent_, 0, static_cast<int>(links_.size()) - 1, links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))]->name().c_str());
+  }
+  const auto names = names_cache_;
+  if (!names.empty()) {
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+    selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names.size()) - 1);
+    ImGui::SliderInt("peer", &selected_peer_, 0, static_cast<int>(names.size()) - 1,
+                     names[static_cast<std::size_t>(selected_peer_)].c_str());
+  }
+  ImGui::BeginDisabled(!can);
+  AgentLink* agent = links_.empty() ? nullptr : links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))].get();
+  const std::string peer = names.empty() ? "" : names[static_cast<std::size_t>(selected_peer_)];
+  const std::string token = token_;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
+  slider("loss (%)", &loss_pct_, 0, 90, "%.0f");
+  slider("delay (ms)", &delay_ms_, 0, 2000, "%.0f");
+  ImGui::PopItemWidth();
+  if (ImGui::Button("inject") && agent)
+    agent->send({{"type", "inject"}, {"token", token}, {"loss", loss_pct_ / 100.0}, {"delay_ms", delay_ms_}, {"direction", "send"}});
+  ImGui::SameLine();
+  if (ImGui::Button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
+  ImGui::SameLine();
+  if (ImGui::Button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
+  if (ImGui::Button("block -> peer") && agent) agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
+  ImGui::SameLine();
+  if (ImGui::Button("unblock") && agent) agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
+  ImGui::SameLine();
+  if (ImGui::Button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
+  ImGui::EndDisabled();
+  if (!can) ImGui::TextDisabled("enter the token (printed by vigil demo / vigil agent) to inject faults");
+
+  section("Events");
+  ImGui::BeginChild("live-log", ImVec2(0, 0), true);
+  for (const auto& l : links_)
+    for (const auto& line : l->log()) ImGui::TextUnformatted(line.c_str());
+  ImGui::EndChild();
+}
+
+plot::HeatCell LivePanel::heat_cell(int row, int col, void* self) {
+  const auto* panel = static_cast<const LivePanel*>(self);
+  const AgentLink& link = *panel->links_[static_cast<std::size_t>(row)];
+  const std::string& name = panel->names_cache_[static_cast<std::size_t>(col)];
+  if (name == link.name()) return {IM_COL32(70, 72, 80, 255), 0};
+  auto it = link.members().find(name);
+  if (it == link.members().end()) return {IM_COL32(40, 42, 48, 255), 0};
+  ImU32 c = state_color(it->second.state);
+  if (link.status() != AgentLink::Status::open) c = plot::colors::with_alpha(c, 70);  // a stale view
+  return {c, state_rank(it->second.state)};
+}
+
+void LivePanel::draw_matrix(float height) {
+  const auto& names = names_cache_;
+  const int rows = static_cast<int>(links_.size()), cols = static_cast<int>(names.size());
+  plot::Axis x{0, static_cast<double>(std::max(cols, 1)), "observed member"};
+  plot::Axis y{0, static_cast<double>(std::max(rows, 1)), "observer agent (each row: its own view)"};
+  x.index_ticks = y.index_ticks = true;
+  plot::Options options;
+  options.zoom = false;
+  options.legend = false;
+  if (!plot::begin("live-matrix", ImVec2(-1, height), x, y, options)) return;
+  if (rows > 0 && cols > 0) {
+    plot::heatmap(rows, cols, 0, cols, 0, rows, &LivePanel::heat_cell, this);
+    if (cols <= 16)
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+          auto it = links_[static_cast<std::size_t>(r)]->members().find(names[static_cast<std::size_t>(c)]);
+          if (it == links_[static_cast<std::size_t>(r)]->members().end()) continue;
+          char label[64];
+          std::snprintf(label, sizeof label, "%s #%u", it->second.state.c_str(), it->second.incarnation);
+          plot::text(c + 0.06, rows - r - 0.12, IM_COL32(20, 20, 24, 230), label);
+        }
+    int row = 0, col = 0;
+    if (plot::hovered_cell(&row, &col)) {
+      const AgentLink& l = *links_[static_cast<std::size_t>(row)];
+      auto it = l.members().find(names[static_cast<std::size_t>(col)]);
+      ImGui::BeginTooltip();
+      if (it == l.members().end()) ImGui::Text("%s does not list %s", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str());
+      else ImGui::Text("%s sees %s: %s #%u, phi %.2f", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str(),
+                       it->second.state.c_str(), it->second.incarnation, it->second.phi);
+      ImGui::EndTooltip();
+    }
+  } else {
+    plot::text(0.05, y.max * 0.55, IM_COL32(200, 200, 210, 255), "no agents connected");
+  }
+  plot::end();
+}
+
+void LivePanel::draw_peer(float height) {
+  if (links_.empty() || names_cache_.empty()) return;
+  const AgentLink& l = *links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
+  const std::string& peer = names_cache_[static_cast<std::size_t>(std::clamp(selected_peer_, 0, static_cast<int>(names_cache_.size()) - 1))];
+  auto it = l.members().find(peer);
+  std::vector<double> idx, gaps;
+  double top = 1000;
+  if (it != l.members().end())
+    for (std::size_t i = 0; i < it->second.gaps_ms.size(); ++i) {
+      idx.push_back(static_cast<double>(i));
+      gaps.push_back(it->second.gaps_ms[i]);
+      top = std::max(top, it->second.gaps_ms[i] * 1.2);
+    }
+  char title[160];
+  std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)", peer.c_str(), l.name().c_str());
+  if (plot::begin("live-gaps", ImVec2(-1, height), {0, std::max(10.0, static_cast<double>(idx.size())), "ack number"},
+                  {0, top, title})) {
+    plot::bars("gap", idx, gaps, 0.8, plot::colors::with_alpha(plot::colors::blue, 200));
+    if (it != l.members().end() && it->second.mean_ms > 0) plot::hline("mean", it->second.mean_ms, plot::colors::orange);
+    plot::end();
+  }
+}
+
+nlohmann::json LivePanel::state() const {
+  nlohmann::json agents = nlohmann::json::array();
+  for (const auto& l : links_) {
+    nlohmann::json members = nlohmann::json::object();
+    for (const auto& [name, m] : l->members()) members[name] = m.state;
+    agents.push_back({{"name", l->name()}, {"address", l->address()}, {"status", to_string(l->status())},
+                      {"members", members}, {"messages", l->messages()}});
+  }
+  return {{"demo", "live"}, {"agents", agents}, {"token_entered", token_[0] != 0}};
+}
+
+}  // namespace vigil::web

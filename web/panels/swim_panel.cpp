@@ -1,0 +1,358 @@
+#include "panels/swim_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "panels/widgets.hpp"
+#include "plot/plot.hpp"
+
+namespace vigil::web {
+
+namespace {
+
+constexpr std::size_t kLogLines = 300;
+constexpr double kMaxStepMs = 250;  // a background tab must not replay minutes in one frame
+
+ImU32 state_color(std::uint8_t s) {
+  switch (s) {
+    case 0: return IM_COL32(63, 185, 107, 255);   // alive
+    case 1: return IM_COL32(230, 193, 74, 255);   // suspect
+    case 2: return IM_COL32(224, 85, 85, 255);    // dead
+    case 3: return IM_COL32(138, 143, 153, 255);  // left
+    default: return IM_COL32(40, 42, 48, 255);    // unknown
+  }
+}
+
+const char* state_name(std::uint8_t s) {
+  switch (s) {
+    case 0: return "alive";
+    case 1: return "suspect";
+    case 2: return "dead";
+    case 3: return "left";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+SwimPanel::SwimPanel(const UrlParams& params) {
+  nodes_ = static_cast<int>(params.number("n", nodes_, 2, 1000));
+  loss_pct_ = params.number("loss", loss_pct_, 0, 60);
+  speed_ = params.number("speed", speed_, 0.1, 20);
+  seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
+  if (auto p = params.text("profile")) {
+    const auto& names = swim::Config::profile_names();
+    auto it = std::find(names.begin(), names.end(), *p);
+    if (it != names.end()) profile_ = static_cast<int>(it - names.begin());
+  } else {
+    profile_ = 2;  // local: quick enough to watch
+  }
+  if (auto lg = params.text("lifeguard")) lifeguard_ = *lg != "off" && *lg != "0";
+  restart();
+  if (auto kill = params.text("kill")) {  // e.g. &kill=3 for embedded demos
+    const int k = std::atoi(kill->c_str());
+    if (k >= 0 && k < nodes_) {
+      cluster_->run_for(Millis{3000});
+      cluster_->kill(static_cast<std::size_t>(k));
+      const auto totals = cluster_->totals();
+      last_datagrams_ = totals.datagrams_sent;
+      last_bytes_ = totals.bytes_sent;
+      last_sample_ = cluster_->now();
+      next_sample_ = cluster_->now() + cluster_->config().probe_interval;
+    }
+  }
+}
+
+swim::Config SwimPanel::current_config() const {
+  swim::Config c = swim::Config::profile(swim::Config::profile_names()[static_cast<std::size_t>(profile_)]).value();
+  if (!lifeguard_) c.lifeguard = swim::Lifeguard{false, false, false};
+  return c;
+}
+
+void SwimPanel::restart() {
+  sim::ClusterOptions o;
+  o.nodes = static_cast<std::size_t>(nodes_);
+  o.config = current_config();
+  o.seed = seed_;
+  o.link.loss = loss_pct_ / 100.0;
+  o.event_log_capacity = 0;  // the panel keeps its own matrix and log
+  cluster_ = std::make_unique<sim::SwimCluster>(sim::SwimCluster::create(o).value());
+  matrix_.assign(static_cast<std::size_t>(nodes_) * nodes_, Cell{});
+  cluster_->on_event([this](const sim::ClusterEvent& e) { on_event(e); });
+  log_.clear();
+  events_ = 0;
+  carry_ms_ = 0;
+  partitioned_ = false;
+  traffic_t_.clear();
+  traffic_msgs_.clear();
+  traffic_bytes_.clear();
+  next_sample_ = o.config.probe_interval;
+  last_sample_ = Millis{0};
+  last_datagrams_ = last_bytes_ = 0;
+  selected_ = std::min(selected_, nodes_ - 1);
+  other_ = std::min(other_, nodes_ - 1);
+}
+
+void SwimPanel::apply_link() {
+  sim::LinkModel link = cluster_->network().default_link();
+  link.loss = loss_pct_ / 100.0;
+  cluster_->network().set_default_link(link);
+}
+
+void SwimPanel::reset_row(std::size_t observer) {
+  for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
+    const swim::Member* m = cluster_->view(observer, j);
+    Cell& c = matrix_[observer * nodes_ + j];
+    c.state = m ? static_cast<std::uint8_t>(m->state) : kUnknown;
+    c.incarnation = m ? m->incarnation : 0;
+  }
+}
+
+void SwimPanel::on_event(const sim::ClusterEvent& e) {
+  ++events_;
+  auto host = cluster_->host_of(e.event.member);
+  if (host) {
+    Cell& c = matrix_[e.observer * nodes_ + *host];
+    c.incarnation = e.event.incarnation;
+    switch (e.event.kind) {
+      case swim::EventKind::join:
+      case swim::EventKind::alive:
+      case swim::EventKind::refuted: c.state = 0; break;
+      case swim::EventKind::suspect: c.state = 1; break;
+      case swim::EventKind::dead: c.state = 2; break;
+      case swim::EventKind::left: c.state = 3; break;
+      case swim::EventKind::removed: c.state = kUnknown; break;
+      case swim::EventKind::updated: break;
+    }
+  }
+  log_event(e);
+}
+
+void SwimPanel::log_event(const sim::ClusterEvent& e) {
+  const std::string& who = cluster_->name(e.observer);
+  const swim::Event& ev = e.event;
+  char line[200];
+  const double t = static_cast<double>(ev.at.count()) / 1000.0;
+  switch (ev.kind) {
+    case swim::EventKind::suspect:
+      // Only the accuser's own suspicion is news; the gossip of it would flood the log.
+      if (ev.by != who) return;
+      std::snprintf(line, sizeof line, "%7.2fs  %s suspects %s (#%u)", t, who.c_str(), ev.member.c_str(), ev.incarnation);
+      break;
+    case swim::EventKind::dead:
+      if (ev.by != who) return;
+      std::snprintf(line, sizeof line, "%7.2fs  %s declares %s dead", t, who.c_str(), ev.member.c_str());
+      break;
+    case swim::EventKind::refuted:
+      std::snprintf(line, sizeof line, "%7.2fs  %s refutes with #%u", t, who.c_str(), ev.incarnation);
+      break;
+    case swim::EventKind::left:
+      if (ev.member != who && e.observer != 0) return;
+      std::snprintf(line, sizeof line, "%7.2fs  %s: %s left", t, who.c_str(), ev.member.c_str());
+      break;
+    case swim::EventKind::join:
+      if (e.observer != 0) return;  // one line per rejoin is enough
+      std::snprintf(line, sizeof line, "%7.2fs  %s sees %s join (#%u)", t, who.c_str(), ev.member.c_str(), ev.incarnation);
+      break;
+    default:
+      return;
+  }
+  log_.push_front(line);
+  if (log_.size() > kLogLines) log_.pop_back();
+}
+
+void SwimPanel::advance(double real_ms) {
+  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * speed_;
+  const double whole = std::floor(carry_ms_);
+  carry_ms_ -= whole;
+  cluster_->run_for(Millis{static_cast<std::int64_t>(whole)});
+  const Millis period = cluster_->config().probe_interval;
+  if (cluster_->now() >= next_sample_) {
+    // Per node per probe period since the previous sample, however long that was.
+    const auto totals = cluster_->totals();
+    const double periods = static_cast<double>((cluster_->now() - last_sample_).count()) / static_cast<double>(period.count());
+    const double per = static_cast<double>(nodes_) * std::max(periods, 1e-9);
+    traffic_t_.push_back(static_cast<double>(cluster_->now().count()) / 1000.0);
+    traffic_msgs_.push_back(static_cast<double>(totals.datagrams_sent - last_datagrams_) / per);
+    traffic_bytes_.push_back(static_cast<double>(totals.bytes_sent - last_bytes_) / per);
+    last_datagrams_ = totals.datagrams_sent;
+    last_bytes_ = totals.bytes_sent;
+    last_sample_ = cluster_->now();
+    next_sample_ = cluster_->now() + period;
+    if (traffic_t_.size() > 120) {
+      traffic_t_.erase(traffic_t_.begin());
+      traffic_msgs_.erase(traffic_msgs_.begin());
+      traffic_bytes_.erase(traffic_bytes_.begin());
+    }
+  }
+}
+
+void SwimPanel::draw() {
+  const float font = ImGui::GetFontSize();
+  const float controls_width = std::min(font * 21.0f, ImGui::GetContentRegionAvail().x * 0.38f);
+  ImGui::BeginChild("swim-controls", ImVec2(controls_width, 0), false);
+  draw_controls();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("swim-plots", ImVec2(0, 0), false);
+  const float h = ImGui::GetContentRegionAvail().y;
+  draw_matrix(h * 0.66f);
+  draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
+  ImGui::EndChild();
+}
+
+void SwimPanel::draw_controls() {
+  const float label_width = ImGui::GetFontSize() * 7.5f;
+  ImGui::TextWrapped("Each node probes one member per period; on silence it asks others, then suspects; only the "
+                     "accused can refute, by raising its incarnation.");
+  section("Cluster");
+  ImGui::PushItemWidth(-label_width);
+  bool rebuild = ImGui::SliderInt("nodes", &nodes_, 2, 1000, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  std::vector<const char*> names;
+  for (const auto& n : swim::Config::profile_names()) names.push_back(n.c_str());
+  const bool reprofile = ImGui::Combo("profile", &profile_, names.data(), static_cast<int>(names.size()));
+  slider("loss (%)", &loss_pct_, 0, 60, "%.0f");
+  if (ImGui::IsItemEdited()) apply_link();
+  slider("speed (x)", &speed_, 0.1, 20, "%.1f");
+  ImGui::PopItemWidth();
+  if (ImGui::Checkbox("Lifeguard", &lifeguard_) || reprofile) cluster_->reconfigure(current_config());
+  ImGui::SameLine();
+  if (ImGui::Button("restart") || (rebuild && ImGui::IsItemDeactivatedAfterEdit())) restart();
+  if (rebuild && !ImGui::IsItemActive() && static_cast<std::size_t>(nodes_) != cluster_->size()) restart();
+
+  section("Faults");
+  ImGui::PushItemWidth(-label_width);
+  ImGui::SliderInt("node", &selected_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::PopItemWidth();
+  const auto sel = static_cast<std::size_t>(selected_);
+  if (ImGui::Button(cluster_->is_up(sel) ? "kill" : "revive")) {
+    if (cluster_->is_up(sel)) cluster_->kill(sel);
+    else {
+      cluster_->revive(sel);
+      reset_row(sel);
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("pause 2.5 s")) cluster_->pause(sel, Millis{2500});
+  ImGui::SameLine();
+  const bool slow = cluster_->slowness(sel) > Millis{0};
+  if (ImGui::Button(slow ? "un-slow" : "slow")) cluster_->set_slow(sel, slow ? Millis{0} : cluster_->config().probe_interval * 5);
+  ImGui::SameLine();
+  if (ImGui::Button("leave")) cluster_->leave(sel);
+  ImGui::PushItemWidth(-label_width);
+  ImGui::SliderInt("to", &other_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::PopItemWidth();
+  const auto to = static_cast<std::size_t>(other_);
+  const bool blocked = cluster_->network().is_blocked(sel, to);
+  char block_label[64];
+  std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d", blocked ? "unblock" : "block", selected_, other_);
+  if (ImGui::Button(block_label) && sel != to) {
+    if (blocked) cluster_->network().unblock(sel, to);
+    else cluster_->network().block(sel, to);
+  }
+  if (ImGui::Button(partitioned_ ? "heal the partition" : "partition into two halves")) {
+    if (partitioned_) cluster_->network().heal();
+    else {
+      std::vector<std::size_t> a, b;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) (i < static_cast<std::size_t>(nodes_) / 2 ? a : b).push_back(i);
+      cluster_->network().partition({a, b});
+    }
+    partitioned_ = !partitioned_;
+  }
+
+  section("Events");
+  ImGui::Text("t = %.1f s, %llu membership events", static_cast<double>(cluster_->now().count()) / 1000.0,
+              static_cast<unsigned long long>(events_));
+  ImGui::BeginChild("swim-log", ImVec2(0, 0), true);
+  for (const auto& line : log_) ImGui::TextUnformatted(line.c_str());
+  ImGui::EndChild();
+}
+
+plot::HeatCell SwimPanel::heat_cell(int row, int col, void* self) {
+  const auto* panel = static_cast<const SwimPanel*>(self);
+  if (row == col) return {IM_COL32(70, 72, 80, 255), 0};
+  const bool observer_down = !panel->cluster_->is_up(static_cast<std::size_t>(row));
+  const Cell& c = panel->matrix_[static_cast<std::size_t>(row) * panel->nodes_ + col];
+  ImU32 color = state_color(c.state);
+  if (observer_down) color = plot::colors::with_alpha(color, 60);  // a crashed node's last view
+  // Within a block of tiny cells, the worst news shows.
+  const int rank = c.state == 2 ? 4 : c.state == 1 ? 3 : c.state == 3 ? 2 : c.state == 0 ? 1 : 0;
+  return {color, rank};
+}
+
+void SwimPanel::draw_matrix(float height) {
+  const double n = nodes_;
+  plot::Options options;
+  options.legend = false;
+  plot::Axis x{0, n, "observed node"}, y{0, n, "observer node (each row: its own view)"};
+  x.index_ticks = y.index_ticks = true;
+  options.zoom = false;
+  if (plot::begin("matrix", ImVec2(-1, height), x, y, options)) {
+    plot::heatmap(nodes_, nodes_, 0, n, 0, n, &SwimPanel::heat_cell, this);
+    // Small clusters show incarnations in the cells, as seed 003's demo does.
+    if (nodes_ <= 24)
+      for (int r = 0; r < nodes_; ++r)
+        for (int c = 0; c < nodes_; ++c) {
+          if (r == c) continue;
+          char inc[16];
+          std::snprintf(inc, sizeof inc, "#%u", matrix_[static_cast<std::size_t>(r) * nodes_ + c].incarnation);
+          plot::text(c + 0.08, n - r - 0.1, IM_COL32(20, 20, 24, 230), inc);
+        }
+    int row = 0, col = 0;
+    if (plot::hovered_cell(&row, &col)) {
+      const Cell& c = matrix_[static_cast<std::size_t>(row) * nodes_ + col];
+      ImGui::BeginTooltip();
+      if (row == col) ImGui::Text("node-%d (itself)%s", row, cluster_->is_up(static_cast<std::size_t>(row)) ? "" : ", crashed");
+      else ImGui::Text("node-%d sees node-%d: %s #%u", row, col, state_name(c.state), c.incarnation);
+      ImGui::EndTooltip();
+    }
+    plot::end();
+  }
+}
+
+void SwimPanel::draw_traffic(float height) {
+  const double t_end = traffic_t_.empty() ? 10.0 : traffic_t_.back();
+  double y_max = 4;
+  for (double v : traffic_msgs_) y_max = std::max(y_max, v * 1.2);
+  if (plot::begin("traffic", ImVec2(-1, height), {std::max(0.0, t_end - 60), std::max(10.0, t_end), "simulated time (s)"},
+                  {0, y_max, "datagrams per node per period"})) {
+    plot::line("measured", traffic_t_, traffic_msgs_, plot::colors::blue);
+    plot::hline("formula: ping + ack = 2", 2.0, plot::colors::with_alpha(plot::colors::orange, 200));
+    plot::end();
+  }
+}
+
+nlohmann::json SwimPanel::state() const {
+  std::size_t counts[5] = {0, 0, 0, 0, 0};
+  for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
+    if (!cluster_->is_up(r)) continue;
+    for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c)
+      if (r != c) ++counts[std::min<std::size_t>(matrix_[r * nodes_ + c].state, 4)];
+  }
+  nlohmann::json up = nlohmann::json::array();
+  for (std::size_t i = 0; i < cluster_->size(); ++i) up.push_back(cluster_->is_up(i));
+  // views[observer][observed] = state, for small clusters (tests check who sees whom how).
+  nlohmann::json views = nlohmann::json::array();
+  if (nodes_ <= 32)
+    for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
+      nlohmann::json row = nlohmann::json::array();
+      for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c) row.push_back(state_name(matrix_[r * nodes_ + c].state));
+      views.push_back(row);
+    }
+  const auto totals = cluster_->totals();
+  return {{"demo", "swim"},
+          {"nodes", nodes_},
+          {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
+          {"lifeguard", lifeguard_},
+          {"sim_ms", cluster_->now().count()},
+          {"views_by_state", {{"alive", counts[0]}, {"suspect", counts[1]}, {"dead", counts[2]}, {"left", counts[3]}, {"unknown", counts[4]}}},
+          {"up", up},
+          {"views", views},
+          {"events", events_},
+          {"datagrams", totals.datagrams_sent}};
+}
+
+}  // namespace vigil::web

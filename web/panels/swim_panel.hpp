@@ -1,0 +1,66 @@
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/url_params.hpp"
+#include "panels/panel.hpp"
+#include "plot/plot.hpp"
+#include "sim/swim_cluster.hpp"
+
+namespace vigil::web {
+
+// The SWIM cluster demo: N engines over the simulated network, each row of the matrix one
+// node's own view of the others (seed 003's demo), with faults to inject and an event log.
+class SwimPanel : public Panel {
+ public:
+  explicit SwimPanel(const UrlParams& params);
+
+  void advance(double real_ms) override;
+  void draw() override;
+  nlohmann::json state() const override;
+
+ private:
+  struct Cell {
+    std::uint8_t state = 0;  // swim::MemberState, or kUnknown
+    std::uint32_t incarnation = 1;
+  };
+  static constexpr std::uint8_t kUnknown = 255;
+
+  void restart();
+  void on_event(const sim::ClusterEvent& e);
+  void reset_row(std::size_t observer);
+  swim::Config current_config() const;
+  void apply_link();
+  void log_event(const sim::ClusterEvent& e);
+
+  void draw_controls();
+  void draw_matrix(float height);
+  void draw_traffic(float height);
+  static plot::HeatCell heat_cell(int row, int col, void* self);
+
+  // Parameters.
+  int nodes_ = 8;
+  int profile_ = 1;  // index into swim::Config::profile_names(): lan, wan, local, teaching
+  bool lifeguard_ = true;
+  double loss_pct_ = 0;
+  double speed_ = 1;
+  std::uint32_t seed_ = 1;
+  int selected_ = 0, other_ = 1;
+
+  std::unique_ptr<sim::SwimCluster> cluster_;
+  std::vector<Cell> matrix_;  // observer-major
+  std::deque<std::string> log_;
+  std::uint64_t events_ = 0;
+  double carry_ms_ = 0;
+  bool partitioned_ = false;
+  // Traffic per node per probe period, sampled every period for the plot.
+  std::vector<double> traffic_t_, traffic_msgs_, traffic_bytes_;
+  Millis next_sample_{0};
+  Millis last_sample_{0};
+  std::uint64_t last_datagrams_ = 0, last_bytes_ = 0;
+};
+
+}  // namespace vigil::web
