@@ -17,3 +17,10 @@ export NODE_PATH=/usr/share/nodejs
 unset EM_CACHE
 emcmake cmake -S "$here" -B "$here/build-web" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$here/build-web" -j"$jobs"
+
+# The explainer's numbers, from the lab (about 15 s). Rerun only when the binary changed.
+data="$here/build/web/explainer-data.json"
+if [[ ! -f "$data" || "$here/build/bin/vigil" -nt "$data" || "$here/scripts/explainer_data.mjs" -nt "$data" ]]; then
+  echo "[build] explainer numbers: build/web/explainer-data.json" >&2
+  node "$here/scripts/explainer_data.mjs" "$here/build/bin/vigil" "$data"
+fi

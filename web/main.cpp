@@ -72,6 +72,8 @@ void frame() {
   glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  const double end = emscripten_get_now();
+  g_runtime.app->record_frame_cost(end - now, end);
 }
 
 }  // namespace

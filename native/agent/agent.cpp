@@ -322,6 +322,10 @@ HttpResponse Agent::http(const std::string& uri) {
   if (uri == "/v1/members") return {200, "application/json", members_json(view, false).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
+  // A page served by this agent connects back to it: an empty address means the page's origin.
+  if (uri == "/v1/demo")
+    return {200, "application/json",
+            nlohmann::json{{"agents", {{{"name", node_.name()}, {"http", ""}}}}}.dump()};
   return {404, "application/json", nlohmann::json{{"error", "not found"}, {"path", uri}}.dump()};
 }
 

@@ -143,7 +143,8 @@ int run_demo(const std::vector<std::string>& argv) {
       agents.push_back({{"name", c.name},
                         {"http", "127.0.0.1:" + std::to_string(c.http_port)},
                         {"ws", "ws://127.0.0.1:" + std::to_string(c.http_port) + "/ws"},
-                        {"running", c.pid > 0}});
+                        {"running", c.pid > 0},
+                        {"pid", static_cast<long>(c.pid)}});
     // Loopback only: the page needs the token to drive fault injection.
     return {200, "application/json", nlohmann::json{{"agents", agents}, {"token", token}}.dump()};
   };

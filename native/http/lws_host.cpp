@@ -50,6 +50,7 @@ struct LwsCallbacks {
 struct LwsHost::Impl {
   std::string origin;  // absolute web dir
   lws_protocol_vhost_options wasm_mime{};
+  lws_protocol_vhost_options module_mime{};
   std::vector<lws_http_mount> mounts;
   std::vector<std::string> mountpoints;
   lws_protocols protocols[4]{};
@@ -80,6 +81,10 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   // served with any other type.
   impl.wasm_mime.name = ".wasm";
   impl.wasm_mime.value = "application/wasm";
+  // Nor does it know .mjs, and browsers run module scripts only when served as JavaScript.
+  impl.module_mime.name = ".mjs";
+  impl.module_mime.value = "text/javascript";
+  impl.wasm_mime.next = &impl.module_mime;
 
   impl.mountpoints = options.dynamic_paths;
   impl.mounts.resize(impl.mountpoints.size() + (impl.origin.empty() ? 0 : 1));

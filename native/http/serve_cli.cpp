@@ -49,8 +49,15 @@ int run_serve(const std::vector<std::string>& argv) {
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.web_dir = args->text("web").value_or(cli::default_web_dir());
-  options.ws_protocol.clear();  // static files only
-  auto server = LwsHost::create(options, {});
+  options.ws_protocol.clear();
+  options.dynamic_paths = {"/v1"};
+  LwsHost::Handlers handlers;
+  // The page asks every vigil server which agents it may connect to; this one runs none.
+  handlers.on_http = [](const std::string& uri) -> HttpResponse {
+    if (uri == "/v1/demo") return {200, "application/json", R"({"agents":[]})"};
+    return {404, "application/json", R"({"error":"not found"})"};
+  };
+  auto server = LwsHost::create(options, handlers);
   if (!server) {
     std::fprintf(stderr, "vigil serve: %s\n", server.error().message.c_str());
     return cli::kFailure;

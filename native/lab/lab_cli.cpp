@@ -5,6 +5,7 @@
 
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
+#include "lab/fencing_commands.hpp"
 #include "lab/lab_command.hpp"
 
 namespace vigil::native {
@@ -16,7 +17,8 @@ using cli::Args;
 const std::vector<LabCommand>& commands() {
   static const std::vector<LabCommand> list = [] {
     std::vector<LabCommand> all;
-    for (auto group : {detector_commands, swim_commands, gossip_commands, retry_commands})
+    for (auto group :
+         {detector_commands, swim_commands, gossip_commands, retry_commands, fencing_commands})
       for (auto& c : group()) all.push_back(std::move(c));
     return all;
   }();

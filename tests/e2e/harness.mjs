@@ -79,7 +79,11 @@ export async function waitForFrames(page, frames = 3, timeout = 30000) {
 // Saves a screenshot and measures it in the browser: how many distinct colours and what share
 // of pixels differ from the most common one. A blank or single-colour page scores near zero.
 export async function screenshotStats(browser, page, file) {
-  const png = await page.screenshot({ path: file });
+  return pngStats(browser, await page.screenshot({ path: file }));
+}
+
+// The same measure for any PNG, e.g. an element's screenshot.
+export async function pngStats(browser, png) {
   const probe = await browser.newPage();
   try {
     return await probe.evaluate(async (b64) => {

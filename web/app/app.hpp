@@ -18,6 +18,9 @@ class App {
   explicit App(UrlParams params);
 
   void frame(double real_ms);  // advance the visible demo and draw one ImGui frame's content
+  // What the whole browser frame cost (ImGui, the demo, GL submission) and when it ended, both
+  // in ms of performance.now(): tests and the README's figures read them from state().perf.
+  void record_frame_cost(double cost_ms, double ended_at_ms);
   nlohmann::json state() const;
 
  private:
@@ -36,6 +39,11 @@ class App {
   bool embed_ = false;
   bool first_frame_ = true;
   std::uint64_t frames_ = 0;
+  double first_frame_at_ms_ = 0;
+  double advance_ms_total_ = 0;              // CPU spent in the visible demo's advance()
+  std::vector<double> recent_costs_;         // the last kCostWindow frame costs, ring buffer
+  std::size_t next_cost_ = 0;
+  static constexpr std::size_t kCostWindow = 120;
 };
 
 }  // namespace vigil::web

@@ -188,6 +188,11 @@ void LivePanel::draw_matrix(float height) {
   plot::Axis x{0, static_cast<double>(std::max(cols, 1)), "observed member"};
   plot::Axis y{0, static_cast<double>(std::max(rows, 1)), "observer agent (each row: its own view)"};
   x.index_ticks = y.index_ticks = true;
+  std::vector<const char*> col_names, row_names;
+  for (const auto& n : names) col_names.push_back(n.c_str());
+  for (const auto& l : links_) row_names.push_back(l->name().empty() ? l->address().c_str() : l->name().c_str());
+  if (cols > 0) x.tick_names = col_names.data();
+  if (rows > 0) y.tick_names = row_names.data();
   plot::Options options;
   options.zoom = false;
   options.legend = false;
@@ -219,10 +224,56 @@ void LivePanel::draw_matrix(float height) {
   plot::end();
 }
 
+// The selected agent's per-peer detectors (clicking a row picks the peer plotted beside it) and
+// its protocol counters.
+void LivePanel::draw_peer_table(const AgentLink& l) {
+  ImGui::TextDisabled("%s's detectors, per peer", l.name().c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  const float rows_height = ImGui::GetContentRegionAvail().y * 0.6f;
+  if (ImGui::BeginTable("peers", 4, flags, ImVec2(0, rows_height))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("peer");
+    ImGui::TableSetupColumn("state");
+    ImGui::TableSetupColumn("phi");
+    ImGui::TableSetupColumn("mean gap");
+    ImGui::TableHeadersRow();
+    for (const auto& [name, m] : l.members()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const auto at = std::find(names_cache_.begin(), names_cache_.end(), name);
+      const int index = static_cast<int>(at - names_cache_.begin());
+      if (ImGui::Selectable(name.c_str(), index == selected_peer_, ImGuiSelectableFlags_SpanAllColumns))
+        selected_peer_ = index;
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(m.state.c_str());
+      ImGui::TableNextColumn();
+      if (m.phi < 0) ImGui::TextDisabled("-");
+      else if (std::isinf(m.phi)) ImGui::TextUnformatted("inf");
+      else ImGui::Text("%.2f", m.phi);
+      ImGui::TableNextColumn();
+      if (m.mean_ms > 0) ImGui::Text("%.0f ms", m.mean_ms);
+      else ImGui::TextDisabled("-");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("counters");
+  for (const auto& [key, value] : l.counters().items())
+    if (value.is_number()) ImGui::Text("%s: %s", key.c_str(), value.dump().c_str());
+}
+
 void LivePanel::draw_peer(float height) {
   if (links_.empty() || names_cache_.empty()) return;
   const AgentLink& l = *links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
-  const std::string& peer = names_cache_[static_cast<std::size_t>(std::clamp(selected_peer_, 0, static_cast<int>(names_cache_.size()) - 1))];
+  // An agent has no detector for itself: plot its first peer instead.
+  selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names_cache_.size()) - 1);
+  if (names_cache_[static_cast<std::size_t>(selected_peer_)] == l.name() && names_cache_.size() > 1)
+    selected_peer_ = (selected_peer_ + 1) % static_cast<int>(names_cache_.size());
+  const std::string& peer = names_cache_[static_cast<std::size_t>(selected_peer_)];
+
+  ImGui::BeginChild("live-peers", ImVec2(ImGui::GetContentRegionAvail().x * 0.32f, height), false);
+  draw_peer_table(l);
+  ImGui::EndChild();
+  ImGui::SameLine();
   auto it = l.members().find(peer);
   std::vector<double> idx, gaps;
   double top = 1000;

@@ -28,6 +28,7 @@ class LivePanel : public Panel {
   void draw_controls();
   void draw_matrix(float height);
   void draw_peer(float height);
+  void draw_peer_table(const AgentLink& l);
   static plot::HeatCell heat_cell(int row, int col, void* self);
 
   char addresses_[512] = "";

@@ -52,18 +52,34 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   }
   if (auto lg = params.text("lifeguard")) lifeguard_ = *lg != "off" && *lg != "0";
   restart();
-  if (auto kill = params.text("kill")) {  // e.g. &kill=3 for embedded demos
-    const int k = std::atoi(kill->c_str());
-    if (k >= 0 && k < nodes_) {
-      cluster_->run_for(Millis{3000});
-      cluster_->kill(static_cast<std::size_t>(k));
-      const auto totals = cluster_->totals();
-      last_datagrams_ = totals.datagrams_sent;
-      last_bytes_ = totals.bytes_sent;
-      last_sample_ = cluster_->now();
-      next_sample_ = cluster_->now() + cluster_->config().probe_interval;
-    }
+  // Faults for embedded demos (&kill=3, &slow=2, &partition=1), applied after 3 s of warm-up so
+  // the cluster has converged first.
+  const int kill = static_cast<int>(params.number("kill", -1, 0, nodes_ - 1));
+  const int slow = static_cast<int>(params.number("slow", -1, 0, nodes_ - 1));
+  const bool partition = params.flag("partition");
+  if (kill >= 0 || slow >= 0 || partition) {
+    cluster_->run_for(Millis{3000});
+    if (kill >= 0) cluster_->kill(static_cast<std::size_t>(selected_ = kill));
+    if (slow >= 0) cluster_->set_slow(static_cast<std::size_t>(selected_ = slow), cluster_->config().probe_interval * 5);
+    if (partition) toggle_partition();
+    const auto totals = cluster_->totals();
+    last_datagrams_ = totals.datagrams_sent;
+    last_bytes_ = totals.bytes_sent;
+    last_sample_ = cluster_->now();
+    next_sample_ = cluster_->now() + cluster_->config().probe_interval;
   }
+}
+
+void SwimPanel::toggle_partition() {
+  if (partitioned_) {
+    cluster_->network().heal();
+  } else {
+    std::vector<std::size_t> a, b;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i)
+      (i < static_cast<std::size_t>(nodes_) / 2 ? a : b).push_back(i);
+    cluster_->network().partition({a, b});
+  }
+  partitioned_ = !partitioned_;
 }
 
 swim::Config SwimPanel::current_config() const {
@@ -253,15 +269,7 @@ void SwimPanel::draw_controls() {
     if (blocked) cluster_->network().unblock(sel, to);
     else cluster_->network().block(sel, to);
   }
-  if (ImGui::Button(partitioned_ ? "heal the partition" : "partition into two halves")) {
-    if (partitioned_) cluster_->network().heal();
-    else {
-      std::vector<std::size_t> a, b;
-      for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) (i < static_cast<std::size_t>(nodes_) / 2 ? a : b).push_back(i);
-      cluster_->network().partition({a, b});
-    }
-    partitioned_ = !partitioned_;
-  }
+  if (ImGui::Button(partitioned_ ? "heal the partition" : "partition into two halves")) toggle_partition();
 
   section("Events");
   ImGui::Text("t = %.1f s, %llu membership events", static_cast<double>(cluster_->now().count()) / 1000.0,
@@ -347,11 +355,13 @@ nlohmann::json SwimPanel::state() const {
           {"nodes", nodes_},
           {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
           {"lifeguard", lifeguard_},
+          {"partitioned", partitioned_},
           {"sim_ms", cluster_->now().count()},
           {"views_by_state", {{"alive", counts[0]}, {"suspect", counts[1]}, {"dead", counts[2]}, {"left", counts[3]}, {"unknown", counts[4]}}},
           {"up", up},
           {"views", views},
           {"events", events_},
+          {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
           {"datagrams", totals.datagrams_sent}};
 }
 

@@ -34,6 +34,7 @@ class SwimPanel : public Panel {
   void reset_row(std::size_t observer);
   swim::Config current_config() const;
   void apply_link();
+  void toggle_partition();
   void log_event(const sim::ClusterEvent& e);
 
   void draw_controls();

@@ -1,0 +1,49 @@
+// How the explainer turns lab output into the numbers on the page. Shared by the page and by its
+// test (tests/e2e/explainer.test.mjs), which checks the page against freshly generated data.
+
+// A path into the data file's experiments, segments separated by '/': an object key, an array
+// index, or [field=value,...] picking the first array element whose fields match, e.g.
+//   detectors/[scenario=jitter,detector=timeout-300ms]/false_alarms_per_min
+export function resolve(experiments, path) {
+  const [key, ...rest] = path.split('/');
+  if (!experiments[key]) throw new Error(`no experiment '${key}' (in ${path})`);
+  let v = experiments[key].result;
+  for (const seg of rest) {
+    const filter = seg.match(/^\[(.*)\]$/);
+    if (filter) {
+      if (!Array.isArray(v)) throw new Error(`${path}: '${seg}' needs an array`);
+      const conds = filter[1].split(',').map((c) => c.split('='));
+      v = v.find((row) => conds.every(([f, want]) => String(row[f]) === want));
+    } else if (Array.isArray(v) && /^\d+$/.test(seg)) {
+      v = v[Number(seg)];
+    } else {
+      v = v == null ? undefined : v[seg];
+    }
+    if (v === undefined) throw new Error(`${path}: nothing at '${seg}'`);
+  }
+  return v;
+}
+
+const grouped = (v, digits) =>
+  v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+// Formats by name: int, f1, f2, f3 (fixed decimals, thousands grouped), pct1/pct2/pct3 (a value
+// already in percent), frac_pct1 (a fraction shown in percent), yesno, rejected (a boolean
+// "was it rejected": rejected / accepted), text.
+export function format(value, fmt = 'int') {
+  if (fmt === 'text') return String(value);
+  if (fmt === 'yesno' || fmt === 'rejected') {
+    if (typeof value !== 'boolean') throw new Error(`not a boolean: ${value}`);
+    if (fmt === 'rejected') return value ? 'rejected' : 'accepted';
+    return value ? 'yes' : 'no';
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  const fixed = fmt.match(/^f(\d)$/);
+  if (fmt === 'int') return grouped(Math.round(value), 0);
+  if (fixed) return grouped(value, Number(fixed[1]));
+  const pct = fmt.match(/^pct(\d)$/);
+  if (pct) return `${grouped(value, Number(pct[1]))} %`;
+  const frac = fmt.match(/^frac_pct(\d)$/);
+  if (frac) return `${grouped(value * 100, Number(frac[1]))} %`;
+  throw new Error(`unknown format '${fmt}'`);
+}

@@ -1,0 +1,108 @@
+// The explainer (assets/explainer.html): regenerate its numbers with the lab, load it, and check
+// that every number on the page is the lab's, that every embedded demo renders as it scrolls into
+// view, that internal links resolve, and that it works at phone width and in both themes.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifact, check, launchBrowser, openPage, parseArgs, pngStats, startServer } from './harness.mjs';
+import { format, resolve } from '../../assets/explainer-numbers.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataFile = path.join(args.web, 'explainer-data.json');
+
+// 1. The numbers, regenerated now from this build's `vigil lab`.
+execFileSync('node', [path.join(repo, 'scripts/explainer_data.mjs'), args.vigil, dataFile], { stdio: 'inherit' });
+const fresh = JSON.parse(readFileSync(dataFile, 'utf8')).experiments;
+
+const server = await startServer(args.vigil, args.web);
+const browser = await launchBrowser();
+try {
+  const { page, errors } = await openPage(browser, { width: 1280, height: 900 });
+  let bytes = 0;
+  page.on('response', async (r) => {
+    if (r.frame() !== page.mainFrame()) return;
+    try { bytes += (await r.body()).length; } catch { /* redirects have no body */ }
+  });
+  await page.goto(`${server.url}explainer.html`);
+  await page.waitForFunction(() => window.explainer && window.explainer.ready, null, { timeout: 30000 });
+  const paint = await page.evaluate(() =>
+    performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint')?.startTime);
+  const report = await page.evaluate(() => window.explainer);
+  check(report.errors.length === 0, `every number resolved (${report.errors.join('; ')})`);
+
+  // Every [data-n] on the page shows exactly what the fresh lab output says.
+  const shown = await page.$$eval('[data-n]', (els) => els.map((e) => ({
+    path: e.dataset.n, fmt: e.dataset.fmt, text: e.textContent })));
+  const wrong = shown.filter((s) => s.text !== format(resolve(fresh, s.path), s.fmt));
+  check(shown.length >= 150, `${shown.length} numbers on the page come from the lab`);
+  check(wrong.length === 0, `each equals the regenerated lab output (${wrong.slice(0, 3).map((w) => `${w.path}: ${w.text}`).join('; ')})`);
+  const keys = new Set(shown.map((s) => s.path.split('/')[0]));
+  const unused = Object.keys(fresh).filter((k) => !keys.has(k));
+  check(unused.length === 0, `every experiment in the data file is used on the page (${unused.join(', ')})`);
+  const commands = await page.$$eval('#commands li', (lis) => lis.length);
+  check(commands === Object.keys(fresh).length, `the page lists the ${commands} commands behind its numbers`);
+
+  // Demos load lazily: before scrolling, only those near the top have started.
+  const sections = await page.$$eval('main section', (ss) => ss.map((s) => s.id));
+  check(report.demos >= 9 && report.demosLoaded < report.demos,
+        `${report.demos} demos, ${report.demosLoaded} loaded before scrolling`);
+  for (const id of sections) {
+    await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+    const frames = await page.$$(`#${id} iframe`);
+    for (const [i, handle] of frames.entries()) {
+      await handle.scrollIntoViewIfNeeded();
+      const frame = await handle.contentFrame();
+      await frame.waitForFunction(() => {
+        const s = window.vigil && window.vigil.state();
+        return s && s.frame >= 10 && s.embed === true;
+      }, null, { timeout: 60000, polling: 200 });
+      const stats = await pngStats(browser, await handle.screenshot());
+      check(stats.colors > 60 && stats.nonBackground > 0.05,
+            `${id} demo ${i + 1} rendered (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(0)}% drawn)`);
+    }
+    await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+    await page.screenshot({ path: artifact(args, `explainer_${id}.png`) });
+  }
+  const loaded = await page.evaluate(() => window.explainer.demosLoaded);
+  check(loaded === report.demos, `all ${loaded} demos loaded after scrolling through`);
+
+  // Internal links: pages answer 200, fragments name an element on this page.
+  const links = await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href')));
+  const broken = [];
+  for (const href of new Set(links)) {
+    if (/^[a-z]+:/i.test(href)) continue;  // none expected, and not ours to check
+    if (href.startsWith('#')) {
+      if (!(await page.$(`[id="${href.slice(1)}"]`))) broken.push(href);
+      continue;
+    }
+    const r = await fetch(new URL(href, `${server.url}explainer.html`));
+    if (r.status !== 200) broken.push(`${href} (${r.status})`);
+  }
+  check(broken.length === 0, `${new Set(links).size} internal links resolve (${broken.join(', ')})`);
+  check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
+  console.log(`page weight (HTML, CSS, scripts, data; demos excluded): ${(bytes / 1024).toFixed(0)} KiB; ` +
+              `first contentful paint ${paint?.toFixed(0)} ms`);
+  await page.close();
+
+  // 2. Phone width, dark theme: no sideways scrolling, the theme follows the system.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  const phoneErrors = [];
+  phone.on('console', (m) => { if (m.type() === 'error') phoneErrors.push(m.text()); });
+  await phone.goto(`${server.url}explainer.html`);
+  await phone.waitForFunction(() => window.explainer && window.explainer.ready, null, { timeout: 30000 });
+  const layout = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: innerWidth,
+                                               bg: getComputedStyle(document.body).backgroundColor }));
+  check(layout.scroll <= layout.width, `no horizontal scrolling at ${layout.width}px (${layout.scroll}px wide)`);
+  check(layout.bg === 'rgb(21, 23, 28)', `dark theme with a dark system preference (${layout.bg})`);
+  await phone.screenshot({ path: artifact(args, 'explainer_phone_dark.png') });
+  const light = await browser.newPage({ colorScheme: 'light' });
+  await light.goto(`${server.url}explainer.html`);
+  const lightBg = await light.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check(lightBg === 'rgb(251, 250, 247)', `light theme with a light system preference (${lightBg})`);
+  check(phoneErrors.length === 0, `no console errors at phone width (${phoneErrors.join(' | ')})`);
+} finally {
+  await browser.close();
+  server.stop();
+}

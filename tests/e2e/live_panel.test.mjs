@@ -1,0 +1,67 @@
+// The live demo against real agents: `vigil demo --nodes 3` serves the page, which connects to
+// all three agents by itself; after one agent is killed with SIGKILL, the survivors' own views,
+// as the page shows them, hold it dead.
+import { spawn } from 'node:child_process';
+import { artifact, check, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
+         waitForFrames } from './harness.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const port = await freePort();
+const demo = spawn(args.vigil, ['demo', '--nodes', '3', '--http-port', String(port), '--web', args.web],
+                   { stdio: ['ignore', 'pipe', 'pipe'] });
+let out = '';
+demo.stdout.on('data', (c) => { out += c; });
+demo.stderr.on('data', (c) => { out += c; });
+const stopDemo = () => { if (demo.exitCode === null) demo.kill('SIGINT'); };
+process.on('exit', stopDemo);
+
+const browser = await launchBrowser();
+try {
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vigil demo did not start: ${out}`)), 20000);
+    const look = () => {
+      const m = out.match(/open (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    demo.stdout.on('data', look);
+    look();  // it may have printed while the browser started
+    demo.once('exit', (code) => reject(new Error(`vigil demo exited ${code}: ${out}`)));
+  });
+  const info = await (await fetch(new URL('/v1/demo', url))).json();
+  check(info.agents.length === 3, 'the demo runs three agents');
+
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${url}?demo=live`);
+  await waitForFrames(page, 2);
+  // The shell fetched /v1/demo: the panel connects to the three agents with no typing.
+  await page.waitForFunction(() => {
+    const s = window.vigil.state();
+    return s.agents.length === 3 && s.agents.every((a) => a.status === 'connected' &&
+      Object.keys(a.members).length === 2 && Object.values(a.members).every((m) => m === 'alive'));
+  }, null, { timeout: 60000, polling: 200 });
+  let s = await page.evaluate(() => window.vigil.state());
+  check(true, `three agents connected, each sees the other two alive (${s.agents.map((a) => a.name).join(', ')})`);
+  check(s.token_entered, 'the demo token was filled in, so fault injection is enabled');
+  await screenshotStats(browser, page, artifact(args, 'live_panel_alive.png'));
+
+  // Kill the last agent outright: no farewell, its socket just dies.
+  const victim = info.agents[2];
+  check(Number.isInteger(victim.pid) && victim.pid > 0, `${victim.name} runs as pid ${victim.pid}`);
+  process.kill(victim.pid, 'SIGKILL');
+  await page.waitForFunction((name) => {
+    const st = window.vigil.state();
+    const survivors = st.agents.filter((a) => a.name !== name);
+    return survivors.length === 2 && survivors.every((a) => a.status === 'connected' && a.members[name] === 'dead');
+  }, victim.name, { timeout: 60000, polling: 200 });
+  s = await page.evaluate(() => window.vigil.state());
+  const gone = s.agents.find((a) => a.name === victim.name);
+  check(gone.status !== 'connected', `the page shows the link to ${victim.name} ${gone.status}`);
+  check(true, `both survivors hold ${victim.name} dead`);
+  const stats = await screenshotStats(browser, page, artifact(args, 'live_panel.png'));
+  check(stats.colors > 100 && stats.nonBackground > 0.05,
+        `screenshot is not blank (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(1)}% drawn)`);
+  check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
+} finally {
+  await browser.close();
+  stopDemo();
+}

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <imgui.h>
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/url_params.hpp"
+#include "fencing/stale_leader.hpp"
+#include "panels/panel.hpp"
+
+namespace vigil::web {
+
+// The fencing demo (seed 001, "who may take over"): the stale-leader scenario of core/fencing,
+// played in simulated time on four lanes (issuer, old leader, new leader, resource). The old
+// leader is frozen past its lease, the issuer hands the next token to a new leader, and the old
+// leader's late write is either rejected by the resource (fencing on) or lands over the new
+// leader's value (fencing off). The run is computed whole by fencing::run_stale_leader, the
+// same function `vigil lab fencing` prints, and revealed event by event as time passes.
+class FencingPanel : public Panel {
+ public:
+  explicit FencingPanel(const UrlParams& params);
+
+  void advance(double real_ms) override;
+  void draw() override;
+  nlohmann::json state() const override;
+
+ private:
+  void rerun();              // the scenario with the current controls, from time 0
+  void seek(double sim_ms);  // reveals every event at or before sim_ms
+  void step();               // to the next instant with events
+  fencing::StaleLeaderOptions options() const;
+  const fencing::Event* last_shown() const;
+  bool wake_write_shown() const { return ok_ && shown_ > run_.wake_write; }
+  bool done() const { return ok_ && sim_ms_ >= static_cast<double>(run_.end.count()); }
+  // What has happened so far, in one sentence, and the colour to show it in.
+  std::string sentence(ImU32* color = nullptr) const;
+
+  void draw_controls();
+  void draw_sentence();
+  void draw_lanes(float height);
+  void draw_resource(float height);
+  void draw_log(float height);
+
+  // Controls (whole milliseconds, as the CLI takes them).
+  int lease_ms_ = 1000;
+  int pause_ms_ = 2000;
+  int interval_ms_ = 250;
+  int old_writes_ = 2;
+  int token_ = 41;
+  bool new_first_ = true;
+  bool fencing_ = true;
+  bool participate_ = false;
+  double speed_ = 0.5;  // simulated ms per real ms
+  bool playing_ = false;
+  bool compact_ = false;  // embedded: no introduction, no log
+
+  // The run and how far it has been played.
+  bool ok_ = false;
+  std::string error_;
+  fencing::StaleLeaderResult run_;
+  nlohmann::json timeline_ = nlohmann::json::array();  // `vigil lab fencing --format json` rows
+  double sim_ms_ = 0;
+  std::size_t shown_ = 0;   // events revealed: those at or before sim_ms_
+  std::size_t logged_ = 0;  // events in the log at the last frame (to scroll to new ones)
+};
+
+}  // namespace vigil::web
