@@ -192,6 +192,7 @@ int run_demo(const std::vector<std::string>& argv) {
     std::printf("  %-8s protocol 127.0.0.1:%d  live view http://127.0.0.1:%d/\n", c.name.c_str(), c.protocol_port,
                 c.http_port);
   std::printf("token: %s\n", token.c_str());
+  std::printf("explainer: %sexplainer.html\n", (*server)->url().c_str());
   std::printf("open %s  (live cluster: %slive.html)  Ctrl-C stops everything\n", (*server)->url().c_str(),
               (*server)->url().c_str());
   std::fflush(stdout);

@@ -12,14 +12,14 @@ for (let i = 2; i + 1 < process.argv.length; i += 2) opts[process.argv[i].replac
 mkdirSync(opts.out, { recursive: true });
 
 const shots = [
-  { name: 'phi', query: '?demo=phi&jitter=40&loss=5',
-    ready: 'window.vigil.state().live.received >= 120' },
+  { name: 'phi', query: '?demo=phi&delay=80&jitter=60&loss=15',
+    ready: 'window.vigil.state().live.received >= 150' },
   { name: 'gossip', query: '?demo=gossip&n=10000&mode=push&fanout=1&dead=100&round=14',
     ready: 'window.vigil.state().round >= 14' },
   { name: 'swim', query: '?demo=swim&n=12&kill=5&speed=6',
     ready: 'window.vigil.state().views_by_state.dead >= 6' },
   { name: 'retry', query: '?demo=retry&view=hysteresis',
-    ready: 'window.vigil.state().done === true' },
+    ready: 'window.vigil.state().hysteresis.done === true && window.vigil.state().hysteresis.equilibria_done' },
 ];
 
 async function shoot(browser, url, shot) {
