@@ -44,6 +44,7 @@ try {
   // 2. Heartbeat-counter membership: false suspicions fall as T_fail grows, to none at a large one.
   const second = await openPage(browser);
   await second.page.goto(`${server.url}?demo=gossip&view=membership&n=60&fanout=2&trials=2`);
+  await waitForFrames(second.page, 2);
   await second.page.waitForFunction(() => {
     const m = window.vigil.state().membership;
     return m && m.ready;
