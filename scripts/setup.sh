@@ -10,8 +10,10 @@ imgui_dir="$third_party/imgui"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
-packages=(cmake g++ make pkg-config emscripten libwebsockets-dev nlohmann-json3-dev doctest-dev
-          chromium fonts-dejavu-core nodejs npm dpkg-dev)
+packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nlohmann-json3-dev doctest-dev
+          chromium fonts-dejavu-core nodejs npm dpkg-dev
+          serf  # the mixed vigil + Serf cluster test and the vs-serf benchmark
+          clang libclang-rt-14-dev)  # the fuzz targets: clang 14 and its libFuzzer runtime
 
 need_root() {
   if [[ $(id -u) -ne 0 ]]; then

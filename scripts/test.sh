@@ -15,3 +15,6 @@ cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVIGIL
 cmake --build "$here/build-asan" -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$here/build-asan" --output-on-failure -j"$jobs"
+
+echo "[test] fuzz targets, 60 s each (scripts/fuzz.sh; longer runs: see the README's Fuzzing)" >&2
+"$here/scripts/fuzz.sh" --time 60

@@ -49,6 +49,11 @@ struct Config {
   // Every node probes and gossips on the same period boundaries (seed 003's rounds) instead of
   // at randomly staggered phases.
   bool round_based = false;
+  // memberlist's TCP fallback (DisableTcpPings false): when the direct UDP probe times out, also
+  // ping the target over a stream, alongside the indirect probes, if it speaks protocol 3 or
+  // later. Off in the simulations, whose streams are lossless and would hide UDP loss; on in the
+  // native agent, as in memberlist.
+  bool tcp_fallback_ping = false;
   Lifeguard lifeguard;
   std::string label;  // memberlist's cluster label; empty for none
 

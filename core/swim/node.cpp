@@ -156,7 +156,9 @@ void Node::add_member(Millis now, const std::string& name, Address address,
 Status Node::reconfigure(const Config& config) {
   if (auto s = config.validate(); !s) return s;
   const int score = awareness_.score();
+  const std::string label = config_.label;
   config_ = config;
+  config_.label = label;
   awareness_ = Awareness(config_.awareness_max_multiplier);
   awareness_.apply(score);  // keep what we learnt about our own health, within the new range
   return ok_status();
@@ -348,6 +350,15 @@ void Node::probe_timeout(Millis now, std::uint64_t seq) {
          wire::IndirectPing{p.seq, ip_bytes(target_address), target_address.port, target_name, nack,
                             src, self_address_.port, self_name_});
   }
+  // memberlist pings over TCP only members whose protocol range reaches version 3.
+  if (config_.tcp_fallback_ping && target->vsn.size() >= 2 && target->vsn[1] >= 3) {
+    const std::uint64_t id = next_stream_id_++;
+    ping_streams_[id] = p.seq;
+    ++counters_.stream_pings_sent;
+    outbox_.streams.push_back(StreamRequest{
+        id, target_address,
+        wire::encode(wire::Ping{p.seq, target_name, src, self_address_.port, self_name_}), false});
+  }
   (void)now;
 }
 
@@ -376,7 +387,8 @@ void Node::count_sent(const wire::Bytes& encoded) {
 }
 
 std::size_t Node::packet_overhead() const {
-  return config_.label.empty() ? 0 : 2 + config_.label.size();
+  return (config_.label.empty() ? 0 : 2 + config_.label.size()) +
+         (cipher_ ? cipher_->overhead() : 0);
 }
 
 void Node::broadcast(const std::string& member, const wire::Message& message) {
@@ -409,6 +421,13 @@ void Node::send(const Address& to, const wire::Message& message, bool piggyback)
 }
 
 void Node::send_raw(const Address& to, wire::Bytes packet) {
+  if (cipher_) {
+    // memberlist's order: seal the packet (CRC and compound inside), label header outside.
+    const auto* label = reinterpret_cast<const std::uint8_t*>(config_.label.data());
+    auto sealed = cipher_->seal(packet, std::span<const std::uint8_t>(label, config_.label.size()));
+    if (!sealed) return;
+    packet = std::move(sealed).value();
+  }
   wire::Bytes out;
   if (!config_.label.empty()) {
     auto labelled = wire::add_label(config_.label, packet);
@@ -521,6 +540,15 @@ void Node::reconnect(Millis now) {
 Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
                                         std::span<const std::uint8_t> bytes) {
   (void)from;
+  if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ping)) {
+    auto message = wire::decode_message(bytes);
+    if (!message) return message.error();
+    const auto& ping = std::get<wire::Ping>(*message);
+    if (!ping.node.empty() && ping.node != self_name_)
+      return Error{"stream ping for " + ping.node + ", not " + self_name_};
+    ++counters_.stream_pings_answered;
+    return wire::encode(wire::Ack{ping.seq_no, {}});
+  }
   auto remote = wire::decode_push_pull_view(bytes);
   if (!remote) return remote.error();
   wire::Bytes reply = local_state(remote->join);
@@ -528,7 +556,29 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
   return reply;
 }
 
+bool Node::stream_message_complete(std::span<const std::uint8_t> bytes) {
+  if (!bytes.empty() && (bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ping) ||
+                         bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ack)))
+    return wire::decode_message(bytes).ok();
+  return wire::decode_push_pull_view(bytes).ok();
+}
+
 void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes) {
+  if (auto ping = ping_streams_.find(id); ping != ping_streams_.end()) {
+    const std::uint32_t seq = ping->second;
+    ping_streams_.erase(ping);
+    auto reply = wire::decode_message(bytes);
+    const auto* ack = reply ? std::get_if<wire::Ack>(&*reply) : nullptr;
+    if (!ack || ack->seq_no != seq) {
+      ++counters_.datagrams_rejected;
+      return;
+    }
+    ++counters_.stream_pings_acked;
+    // Contact over TCP counts for the probe, as in memberlist: the target is alive even if the
+    // UDP path to it is broken.
+    if (probe_ && probe_->seq == seq) finish_probe(now, true);
+    return;
+  }
   auto it = streams_.find(id);
   if (it == streams_.end()) return;
   const bool join = it->second;
@@ -546,7 +596,21 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
 
 void Node::handle_stream_failure(Millis now, std::uint64_t id) {
   streams_.erase(id);
+  ping_streams_.erase(id);
   (void)now;
+}
+
+Result<wire::Bytes> Node::frame_stream(std::span<const std::uint8_t> message,
+                                       wire::StreamPart part) const {
+  return wire::frame_stream(message, config_.label, cipher_.get(), part);
+}
+
+wire::StreamRead Node::read_stream(
+    std::span<const std::uint8_t> received, wire::StreamPart part,
+    const std::function<bool(std::span<const std::uint8_t>)>& complete) {
+  auto read = wire::read_stream(received, config_.label, cipher_.get(), complete, part);
+  if (read.status == wire::StreamRead::Status::refused) ++counters_.streams_rejected;
+  return read;
 }
 
 bool Node::is_news(const wire::PushNodeStateView& r) const {
@@ -610,11 +674,29 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
   ++counters_.datagrams_received;
   counters_.bytes_received += bytes.size();
   auto labelled = wire::strip_label(bytes);
-  if (!labelled || labelled->label != config_.label) {
+  if (!labelled) {
     ++counters_.datagrams_rejected;
     return;
   }
-  auto messages = wire::decode_packet(labelled->rest);
+  if (labelled->label != config_.label) {
+    ++counters_.datagrams_rejected;
+    ++counters_.datagrams_label_mismatch;
+    return;
+  }
+  std::span<const std::uint8_t> packet = labelled->rest;
+  wire::Bytes opened;
+  if (cipher_) {
+    const auto* label = reinterpret_cast<const std::uint8_t*>(config_.label.data());
+    auto plain = cipher_->open(packet, std::span<const std::uint8_t>(label, config_.label.size()));
+    if (!plain) {
+      ++counters_.datagrams_rejected;
+      ++counters_.datagrams_decrypt_failed;
+      return;
+    }
+    opened = std::move(plain).value();
+    packet = opened;
+  }
+  auto messages = wire::decode_packet(packet);
   if (!messages) {
     ++counters_.datagrams_rejected;
     return;
@@ -643,9 +725,20 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
           alive_node(now, m, false);
         else if constexpr (std::is_same_v<T, wire::Dead>)
           dead_node(now, m);
-        // User messages and error responses carry nothing for membership.
+        else if constexpr (std::is_same_v<T, wire::User>)
+          on_user(now, from, m);
+        // Error responses carry nothing for membership.
       },
       message);
+}
+
+void Node::on_user(Millis now, const Address& from, const wire::User& user) {
+  ++counters_.user_messages;
+  if (outbox_.user_messages.size() >= Outbox::kMaxUserMessages) {
+    ++counters_.user_messages_dropped;
+    return;
+  }
+  outbox_.user_messages.push_back(UserMessage{now, from, user.payload});
 }
 
 void Node::on_ping(Millis now, const Address& from, const wire::Ping& ping) {
@@ -811,7 +904,8 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
   if (d.incarnation < m->incarnation) {
-    if (m->name == self_name_ && !left_) broadcast(self_name_, alive_message(*m));  // as in suspect_node
+    if (m->name == self_name_ && !left_)
+      broadcast(self_name_, alive_message(*m));  // as in suspect_node
     return;
   }
   cancel_suspicion(d.node);

@@ -22,8 +22,10 @@
 #include "swim/member.hpp"
 #include "swim/outbox.hpp"
 #include "swim/suspicion.hpp"
+#include "wire/cipher.hpp"
 #include "wire/codec.hpp"
 #include "wire/messages.hpp"
+#include "wire/stream_frame.hpp"
 
 namespace vigil::swim {
 
@@ -53,15 +55,34 @@ class Node {
   // Announces a graceful departure; the node stops probing and keeps gossiping the news.
   void leave(Millis now);
   // New timing and Lifeguard parameters (a profile change); timers already armed run out first.
+  // The cluster label stays what it was: it is the cluster's identity, not a tuning.
   Status reconfigure(const Config& config);
+  // memberlist's gossip encryption: with a cipher every datagram this node sends is sealed (the
+  // label, if any, as associated data), and every datagram that does not open is dropped and
+  // counted (GossipVerifyIncoming and GossipVerifyOutgoing, both on). Null turns it off.
+  void set_cipher(std::shared_ptr<const wire::Cipher> cipher) { cipher_ = std::move(cipher); }
+  const wire::Cipher* cipher() const { return cipher_.get(); }
 
   void handle_datagram(Millis now, const Address& from, std::span<const std::uint8_t> bytes);
   void handle_tick(Millis now);
-  // A peer's full-state exchange arrived: merge it and return our own state to send back.
+  // A message arrived on a stream. A full-state exchange is merged and answered with our own
+  // state; a ping (memberlist's TCP fallback when UDP probes fail, which the protocol version
+  // we advertise promises to answer) is answered with an ack.
   Result<wire::Bytes> handle_stream(Millis now, const Address& from,
                                     std::span<const std::uint8_t> bytes);
+  // Whether `bytes` hold one whole stream message: a ping or a full-state exchange (requests), an
+  // ack or a full-state exchange (replies). Plaintext streams are only self-delimiting to a
+  // decoder.
+  static bool stream_message_complete(std::span<const std::uint8_t> bytes);
   void handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes);
   void handle_stream_failure(Millis now, std::uint64_t id);
+  // For hosts that carry exchanges over TCP: frames a message with this node's label and cipher,
+  // and reads one framed message from what a stream has delivered so far (see wire::read_stream),
+  // counting refused streams. `part`: a request opens a connection, a reply answers on it.
+  Result<wire::Bytes> frame_stream(std::span<const std::uint8_t> message,
+                                   wire::StreamPart part) const;
+  wire::StreamRead read_stream(std::span<const std::uint8_t> received, wire::StreamPart part,
+                               const std::function<bool(std::span<const std::uint8_t>)>& complete);
 
   // The earliest time handle_tick() has work (Millis::max() when none).
   Millis next_deadline() const;
@@ -150,6 +171,7 @@ class Node {
   // Receiving.
   void dispatch(Millis now, const Address& from, const wire::Message& message);
   void on_ping(Millis now, const Address& from, const wire::Ping& ping);
+  void on_user(Millis now, const Address& from, const wire::User& user);
   void on_indirect_ping(Millis now, const Address& from, const wire::IndirectPing& req);
   void on_ack(Millis now, const wire::Ack& ack);
   void on_nack(const wire::Nack& nack);
@@ -183,6 +205,7 @@ class Node {
   }
 
   Config config_;
+  std::shared_ptr<const wire::Cipher> cipher_;
   std::string self_name_;
   Address self_address_;
   sim::Rng rng_;
@@ -215,7 +238,8 @@ class Node {
   std::unordered_map<std::uint32_t, Relay> relays_;
   std::unordered_map<std::string, PendingSuspicion> suspicions_;
   std::unordered_map<std::uint64_t, std::string> suspicion_tokens_;
-  std::unordered_map<std::uint64_t, bool> streams_;  // pending exchanges: id -> join
+  std::unordered_map<std::uint64_t, bool> streams_;                // pending exchanges: id -> join
+  std::unordered_map<std::uint64_t, std::uint32_t> ping_streams_;  // TCP fallback pings: id -> seq
   struct Forgotten {
     Address address;
     Millis since;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,21 +58,35 @@ struct ProbeResult {
   bool direct = true;  // acked before the indirect phase began
 };
 
+// A user message (memberlist type 8: Serf's events and queries travel this way), handed up as
+// opaque bytes; membership never looks inside.
+struct UserMessage {
+  Millis at{0};
+  Address from;
+  wire::Bytes payload;
+};
+
 // Everything a node wants done after it handled an input. The host drains it.
 struct Outbox {
   std::vector<Datagram> datagrams;
   std::vector<StreamRequest> streams;
   std::vector<Event> events;
   std::vector<ProbeResult> probe_results;
+  // At most kMaxUserMessages wait here; more are counted and dropped, so a host that ignores
+  // them (the simulation) cannot be made to grow without bound.
+  static constexpr std::size_t kMaxUserMessages = 256;
+  std::vector<UserMessage> user_messages;
 
   bool empty() const {
-    return datagrams.empty() && streams.empty() && events.empty() && probe_results.empty();
+    return datagrams.empty() && streams.empty() && events.empty() && probe_results.empty() &&
+           user_messages.empty();
   }
   void clear() {
     datagrams.clear();
     streams.clear();
     events.clear();
     probe_results.clear();
+    user_messages.clear();
   }
 };
 

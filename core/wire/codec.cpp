@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <concepts>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
 #include "wire/crc32.hpp"
+#include "wire/lzw.hpp"
 #include "wire/msgpack.hpp"
 
 namespace vigil::wire {
@@ -476,15 +478,24 @@ Result<Message> decode_map_message(Reader& r) {
 
 Status decode_command(std::span<const std::uint8_t> bytes, int depth, std::vector<Message>& out) {
   if (bytes.empty()) return Error{"empty message"};
-  if (bytes[0] != static_cast<std::uint8_t>(MessageType::compound)) {
+  const bool compound = bytes[0] == static_cast<std::uint8_t>(MessageType::compound);
+  const bool compressed = bytes[0] == static_cast<std::uint8_t>(MessageType::compress);
+  if (!compound && !compressed) {
     auto message = decode_message(bytes);
     if (!message) return message.error();
     out.push_back(std::move(*message));
     return ok_status();
   }
   if (depth >= max_compound_depth) {
-    return Error{"compound messages nested more than " + std::to_string(max_compound_depth) +
-                 " deep"};
+    return Error{"compound and compressed messages nested more than " +
+                 std::to_string(max_compound_depth) + " deep"};
+  }
+  if (compressed) {
+    auto payload = open_compressed(bytes.subspan(1));
+    if (!payload) return prefixed("compressed message", payload.error());
+    auto decoded = decode_command(*payload, depth + 1, out);
+    if (!decoded) return prefixed("inside a compressed message", decoded.error());
+    return ok_status();
   }
   auto split = split_compound(bytes.subspan(1));
   if (!split) return split.error();
@@ -576,8 +587,8 @@ Result<Message> decode_message(std::span<const std::uint8_t> bytes) {
       return Error{describe_type(type) + " travels on streams; use decode_push_pull"};
     case MessageType::compound:
     case MessageType::has_crc:
-      return Error{describe_type(type) + " is a packet framing, not a single message"};
     case MessageType::compress:
+      return Error{describe_type(type) + " is a packet framing, not a single message"};
     case MessageType::encrypt:
       return Error{describe_type(type) + " is not supported"};
     case MessageType::has_label:
@@ -627,6 +638,45 @@ Result<CompoundParts> split_compound(std::span<const std::uint8_t> after_type_by
     offset += length;
   }
   return result;
+}
+
+Bytes make_compressed(std::span<const std::uint8_t> payload) {
+  Bytes out;
+  out.push_back(static_cast<std::uint8_t>(MessageType::compress));
+  Writer w(out);
+  w.write_map_header(2);
+  w.write_string("Algo");
+  w.write_uint(0);
+  w.write_string("Buf");
+  w.write_bytes(lzw_compress(payload));
+  return out;
+}
+
+Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte) {
+  Reader r(after_type_byte);
+  auto entries = r.read_map_header();
+  if (!entries) return entries.error();
+  std::optional<std::uint64_t> algo;
+  std::optional<std::span<const std::uint8_t>> buf;
+  for (std::uint32_t i = 0; i < *entries; ++i) {
+    auto key = r.read_string();
+    if (!key) return key.error();
+    if (*key == "Algo") {
+      auto value = r.read_int<std::uint64_t>();
+      if (!value) return prefixed("Algo", value.error());
+      algo = *value;
+    } else if (*key == "Buf") {
+      auto value = r.read_raw();
+      if (!value) return prefixed("Buf", value.error());
+      buf = *value;
+    } else if (auto skipped = r.skip(); !skipped) {
+      return skipped.error();  // memberlist's decoder ignores fields it does not know
+    }
+  }
+  if (!algo) return Error{"no Algo field"};
+  if (*algo != 0) return Error{"unknown compression algorithm " + std::to_string(*algo)};
+  if (!buf) return Error{"no Buf field"};
+  return lzw_decompress(*buf, max_decompressed_size);
 }
 
 Bytes add_crc(std::span<const std::uint8_t> message) {

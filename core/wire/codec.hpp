@@ -17,7 +17,13 @@
 namespace vigil::wire {
 
 // Compound messages may contain compound messages; memberlist does not bound that, we do.
+// A compressed message counts as one level too, so framings cannot nest without limit.
 inline constexpr int max_compound_depth = 4;
+
+// The most a compressed message may expand to. A datagram is at most 64 KiB and memberlist's
+// packets are far smaller; LZW can expand input about 500-fold, so without a bound a few hostile
+// bytes could claim a huge allocation.
+inline constexpr std::size_t max_decompressed_size = std::size_t{1} << 20;
 
 // Appends [type byte][msgpack map] (User: [8][payload]) to `out`.
 void encode(const Message& message, Bytes& out);
@@ -40,6 +46,14 @@ struct CompoundParts {
 // only counted in `truncated`.
 Result<CompoundParts> split_compound(std::span<const std::uint8_t> after_type_byte);
 
+// memberlist's compress message, [9][{Algo: 0, Buf: LZW(payload)}], where the payload is a
+// message or a compound (Go compress/lzw, LSB first, 8-bit literals; Algo 0 is the only one).
+Bytes make_compressed(std::span<const std::uint8_t> payload);
+
+// The payload of a compress message, given the bytes after its type byte. Fails on an unknown
+// algorithm, a malformed map, a corrupt LZW stream or one expanding beyond max_decompressed_size.
+Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte);
+
 // [12][CRC-32 (IEEE) of message, big-endian][message].
 Bytes add_crc(std::span<const std::uint8_t> message);
 
@@ -55,7 +69,8 @@ struct Labelled {
 Result<Labelled> strip_label(std::span<const std::uint8_t> packet);
 
 // Decodes a whole datagram after its label has been stripped: verifies and removes a CRC wrapper,
-// splits compound messages (nested at most max_compound_depth deep) and decodes every part. Any
+// splits compound messages and expands compressed ones (nested at most max_compound_depth deep
+// together) and decodes every part. Any
 // bad or truncated part fails the whole packet.
 Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet);
 

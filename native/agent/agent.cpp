@@ -16,6 +16,7 @@
 #include "agent/agent_view.hpp"
 #include "agent/commands.hpp"
 #include "agent/stream_link.hpp"
+#include "crypto/keyring.hpp"
 
 namespace vigil::native {
 
@@ -64,16 +65,31 @@ detect::PhiAccrualConfig ack_detector_config(const swim::Config& c) {
   return d;
 }
 
+// A profile as a real network node runs it: with memberlist's TCP fallback ping, which the
+// simulations leave off.
+Result<swim::Config> agent_config(const std::string& profile) {
+  auto config = swim::Config::profile(profile);
+  if (!config) return config.error();
+  config->tcp_fallback_ping = true;
+  return config;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
-  auto config = swim::Config::profile(options.profile);
+  auto config = agent_config(options.profile);
   if (!config) return config.error();
+  config->label = options.label;
   std::random_device entropy;
   const sim::Rng rng(entropy());
   auto node = swim::Node::create(*config, options.name, options.bind, rng.fork(1));
   if (!node) return node.error();
   std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
+  if (!options.keys.empty()) {
+    auto keyring = Keyring::create(options.keys);
+    if (!keyring) return keyring.error();
+    agent->node_.set_cipher(std::make_shared<Keyring>(std::move(keyring).value()));
+  }
   if (auto s = agent->open_sockets(); !s) return s.error();
 
   LwsHost::Options http;
@@ -82,11 +98,20 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   http.web_dir = options.web_dir;
   http.dynamic_paths = {"/v1", "/metrics"};
   http.max_clients = options.max_clients;
+  // Browsers may open /ws from this agent's own pages and from the origins given; requests
+  // without an Origin (programs, not pages) are always allowed.
+  http.origins = OriginPolicy();
+  for (const auto& o : OriginPolicy::own_origins(options.http_host, options.http_port))
+    (void)http.origins.allow(o);
+  for (const auto& o : options.allow_origins)
+    if (auto s = http.origins.allow(o); !s) return s.error();
   Agent* self = agent.get();
   LwsHost::Handlers handlers;
   handlers.on_http = [self](const std::string& uri) { return self->http(uri); };
   handlers.on_open = [self](LwsHost::ClientId c, const std::string&) { self->on_ws_open(c); };
-  handlers.on_message = [self](LwsHost::ClientId c, std::string_view m, bool big) { self->on_ws_message(c, m, big); };
+  handlers.on_message = [self](LwsHost::ClientId c, std::string_view m, LwsHost::Inbound status) {
+    self->on_ws_message(c, m, status);
+  };
   handlers.on_timer = [self] { self->on_timer(); };
   auto host = LwsHost::create(http, handlers);
   if (!host) return host.error();
@@ -210,6 +235,8 @@ void Agent::drain() {
     if (e.kind == swim::EventKind::removed) detectors_.forget(e.member);
     if (http_) http_->broadcast(event_json(e).dump());
   }
+  if (http_)
+    for (const auto& u : box.user_messages) http_->broadcast(user_message_json(u).dump());
   box.clear();
 }
 
@@ -282,8 +309,13 @@ void Agent::start_stream(const swim::StreamRequest& request) {
     node_.handle_stream_failure(now(), request.id);
     return;
   }
-  const std::string& label = node_.config().label;
-  wire::Bytes bytes = label.empty() ? request.bytes : wire::add_label(label, request.bytes).value();
+  auto framed = node_.frame_stream(request.bytes, wire::StreamPart::request);
+  if (!framed) {
+    ::close(fd);
+    node_.handle_stream_failure(now(), request.id);
+    return;
+  }
+  wire::Bytes bytes = std::move(framed).value();
   auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id, std::move(bytes),
                                            now() + kStreamTimeout);
   StreamLink* raw = link.get();
@@ -340,13 +372,24 @@ void Agent::broadcast_stats() {
   http_->broadcast(stats_json(view).dump());
 }
 
-void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, bool too_large) {
+void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHost::Inbound status) {
   auto reply_error = [&](const std::string& type, const std::string& code, const std::string& message) {
     nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
     if (!type.empty()) j["command"] = type;
     http_->send(client, j.dump());
   };
-  if (too_large) return reply_error("", "too-large", "messages are limited to 64 KiB");
+  if (status == LwsHost::Inbound::too_large) return reply_error("", "too-large", "messages are limited to 64 KiB");
+  if (status == LwsHost::Inbound::rate_limited) {
+    const auto& o = http_->options();
+    nlohmann::json j = {{"type", "error"},
+                        {"code", "rate-limited"},
+                        {"message", "more than " + std::to_string(static_cast<int>(o.message_rate)) +
+                                        " messages a second (bursts of " +
+                                        std::to_string(static_cast<int>(o.message_burst)) +
+                                        "): dropped; this notice comes at most once a second"},
+                        {"dropped", http_->dropped(client)}};
+    return http_->send(client, j.dump());
+  }
   ParsedCommand parsed = parse_command(text, options_.token);
   if (auto* e = std::get_if<CommandError>(&parsed.result)) return reply_error(parsed.type, e->code, e->message);
   const Command& command = std::get<Command>(parsed.result);
@@ -363,15 +406,29 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, bool 
         } else if constexpr (std::is_same_v<T, command::Pause>) {
           faults_.pause_until(t + c.duration);
           set_paused(true);
-        } else if constexpr (std::is_same_v<T, command::Block> || std::is_same_v<T, command::Unblock>) {
+        } else if constexpr (std::is_same_v<T, command::Block>) {
           auto address = address_of(c.peer);
-          if (!address) failure = "no member named '" + c.peer + "'";
-          else if constexpr (std::is_same_v<T, command::Block>) faults_.block(*address);
-          else faults_.unblock(*address);
+          if (!address) {
+            failure = "no member named '" + c.peer + "'";
+          } else {
+            faults_.block(*address);
+            blocked_names_[c.peer] = *address;
+          }
+        } else if constexpr (std::is_same_v<T, command::Unblock>) {
+          // By the address it was blocked at: a peer blocked long enough to be declared dead
+          // and forgotten must still be unblockable by name.
+          auto address = address_of(c.peer);
+          auto remembered = blocked_names_.find(c.peer);
+          if (!address && remembered == blocked_names_.end()) failure = "no member named '" + c.peer + "'";
+          if (address) faults_.unblock(*address);
+          if (remembered != blocked_names_.end()) {
+            faults_.unblock(remembered->second);
+            blocked_names_.erase(remembered);
+          }
         } else if constexpr (std::is_same_v<T, command::Leave>) {
           node_.leave(t);
         } else if constexpr (std::is_same_v<T, command::SetProfile>) {
-          if (auto s = node_.reconfigure(swim::Config::profile(c.profile).value()); !s) failure = s.error().message;
+          if (auto s = node_.reconfigure(agent_config(c.profile).value()); !s) failure = s.error().message;
           else options_.profile = c.profile;
         }
       },

@@ -26,7 +26,12 @@ struct AgentOptions {
   std::string token;                  // required for mutating WebSocket commands
   std::string web_dir;                // the web app served at "/"; empty: none
   std::size_t max_clients = 32;
+  // Pages allowed to open /ws besides this agent's own (OriginPolicy syntax); see --allow-origin.
+  std::vector<std::string> allow_origins;
   bool quiet = false;                 // no event log on stdout
+  std::string label;                  // memberlist's cluster label; empty for none
+  // Gossip encryption keys (AES, 16/24/32 bytes): the first seals, all open. Empty: plaintext.
+  std::vector<wire::Bytes> keys;
 };
 
 class StreamLink;
@@ -78,13 +83,14 @@ class Agent : private RawHandler {
   // The live view.
   HttpResponse http(const std::string& uri);
   void on_ws_open(LwsHost::ClientId client);
-  void on_ws_message(LwsHost::ClientId client, std::string_view text, bool too_large);
+  void on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHost::Inbound status);
   void broadcast_stats();
   std::optional<swim::Address> address_of(const std::string& member) const;
 
   AgentOptions options_;
   swim::Node node_;
   FaultInjector faults_;
+  std::map<std::string, swim::Address> blocked_names_;  // where each peer was blocked, by name
   PeerDetectors detectors_;
   std::unique_ptr<LwsHost> http_;
   sim::EventQueue<Delayed> delayed_;

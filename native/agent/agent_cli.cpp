@@ -12,6 +12,8 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "crypto/key_source.hpp"
+#include "http/origin_policy.hpp"
 #include "swim/config.hpp"
 
 namespace vigil::native {
@@ -36,6 +38,17 @@ const std::vector<cli::Args::Spec>& specs() {
       {"web", true, "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
        "build/web next to the binary"},
       {"max-clients", true, "concurrent WebSocket viewers", "32"},
+      {"allow-origin", true,
+       "a web origin (http://host:port, port * for any) whose pages may open /ws (repeat or "
+       "comma-separate)",
+       "this agent's own http://HOST:PORT, 127.0.0.1 and localhost"},
+      {"label", true, "cluster label: only members with the same label talk (memberlist's Label)",
+       "none"},
+      {"encrypt-key", true,
+       "base64 AES key (16, 24 or 32 bytes) sealing all gossip, as serf -encrypt (serf keygen)",
+       "no encryption"},
+      {"keyring-file", true,
+       "JSON array of base64 keys, as serf's keyring file: the first encrypts, all decrypt", ""},
       {"quiet", false, "do not print membership events", ""},
       {"help", false, "show this help", ""},
   };
@@ -61,6 +74,23 @@ Result<std::string> read_token(const std::string& path) {
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
   if (t.empty()) return Error{"token file '" + path + "' is empty"};
   return t;
+}
+
+// Every value of a repeatable option (--name V or --name=V), comma lists split.
+std::vector<std::string> list_option(const std::vector<std::string>& argv, const std::string& name) {
+  std::vector<std::string> out;
+  const std::string flag = "--" + name;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string value;
+    if (argv[i] == flag && i + 1 < argv.size()) value = argv[++i];
+    else if (argv[i].rfind(flag + "=", 0) == 0) value = argv[i].substr(flag.size() + 1);
+    else continue;
+    std::stringstream items(value);
+    std::string item;
+    while (std::getline(items, item, ','))
+      if (!item.empty()) out.push_back(item);
+  }
+  return out;
 }
 
 // --join may repeat (the parser keeps the last) or list several addresses with commas.
@@ -94,7 +124,12 @@ int run_agent(const std::vector<std::string>& argv) {
   if (!args) return fail(args.error().message);
   if (args->flag("help")) {
     std::printf("usage: vigil agent --name NAME [options]\nRuns one SWIM member and serves its live view.\n\n"
-                "options:\n%s\nexit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use),\n"
+                "options:\n%s\n"
+                "gossip encryption: memberlist's AES-GCM, byte-compatible with serf -encrypt. Every member\n"
+                "needs a key in common; datagrams and streams that do not decrypt are dropped and counted.\n"
+                "With both --encrypt-key and --keyring-file the key becomes the primary. To rotate: give\n"
+                "everyone a keyring [old, new], then [new, old], then [new].\n\n"
+                "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use),\n"
                 "2 for a bad command line\n",
                 cli::Args::usage(specs()).c_str());
     return cli::kOk;
@@ -120,6 +155,27 @@ int run_agent(const std::vector<std::string>& argv) {
   if (!clients) return fail(clients.error().message);
   o.max_clients = static_cast<std::size_t>(*clients);
   o.quiet = args->flag("quiet");
+  for (const auto& origin : list_option(argv, "allow-origin")) {
+    OriginPolicy check;
+    if (auto s = check.allow(origin); !s) return fail("--allow-origin: " + s.error().message);
+    o.allow_origins.push_back(origin);
+  }
+  o.label = args->text("label").value_or("");
+  if (o.label.size() > 255) return fail("--label: at most 255 bytes");
+  if (args->has("label") && o.label.empty()) return fail("--label: empty (leave it out for none)");
+  std::optional<wire::Bytes> primary;
+  if (auto text = args->text("encrypt-key")) {
+    auto key = parse_key(*text);
+    if (!key) return fail("--encrypt-key: " + key.error().message);
+    primary = std::move(key).value();
+  }
+  std::vector<wire::Bytes> ring;
+  if (auto path = args->text("keyring-file")) {
+    auto keys = read_keyring_file(*path);
+    if (!keys) return fail("--keyring-file: " + keys.error().message);
+    ring = std::move(keys).value();
+  }
+  o.keys = merge_keys(primary, std::move(ring));
   if (auto path = args->text("token-file")) {
     auto token = read_token(*path);
     if (!token) return fail(token.error().message);

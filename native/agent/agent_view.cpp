@@ -1,5 +1,6 @@
 #include "agent/agent_view.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -35,6 +36,8 @@ json self_json(const AgentViewContext& c) {
           {"profile", c.profile},
           {"paused", c.paused},
           {"left", n.has_left()},
+          {"label", n.config().label},
+          {"encrypted", n.cipher() != nullptr},
           {"time_ms", c.now.count()}};
 }
 
@@ -72,7 +75,13 @@ json counters_json(const swim::Counters& k) {
           {"datagrams_rejected", k.datagrams_rejected}, {"streams", k.streams_sent},
           {"probes", k.probes},                 {"probes_failed", k.probes_failed},
           {"indirect_probes", k.indirect_probes}, {"suspicions", k.suspicions},
-          {"refutations", k.refutations}};
+          {"refutations", k.refutations}, {"datagrams_label_mismatch", k.datagrams_label_mismatch},
+          {"datagrams_decrypt_failed", k.datagrams_decrypt_failed},
+          {"streams_rejected", k.streams_rejected},
+          {"stream_pings_answered", k.stream_pings_answered},
+          {"stream_pings_sent", k.stream_pings_sent},
+          {"stream_pings_acked", k.stream_pings_acked},
+          {"user_messages", k.user_messages}};
 }
 
 json config_json(const swim::Config& cfg, const std::string& profile) {
@@ -86,6 +95,8 @@ json config_json(const swim::Config& cfg, const std::string& profile) {
           {"retransmit_mult", cfg.retransmit_mult},
           {"indirect_checks", cfg.indirect_checks},
           {"push_pull_interval_ms", cfg.push_pull_interval.count()},
+          {"reconnect_interval_ms", cfg.reconnect_interval.count()},
+          {"gossip_to_the_dead_ms", cfg.gossip_to_the_dead_time.count()},
           {"lifeguard",
            {{"lha_probe", cfg.lifeguard.lha_probe},
             {"lha_suspicion", cfg.lifeguard.lha_suspicion},
@@ -127,6 +138,23 @@ json event_json(const swim::Event& e) {
   return j;
 }
 
+json user_message_json(const swim::UserMessage& m) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  constexpr std::size_t kShown = 256;
+  std::string hex;
+  const std::size_t shown = std::min(m.payload.size(), kShown);
+  hex.reserve(2 * shown);
+  for (std::size_t i = 0; i < shown; ++i) {
+    hex += kDigits[m.payload[i] >> 4];
+    hex += kDigits[m.payload[i] & 0x0f];
+  }
+  return {{"type", "user"},
+          {"from", m.from.to_string()},
+          {"at_ms", m.at.count()},
+          {"size", m.payload.size()},
+          {"hex", hex}};
+}
+
 std::string metrics_text(const AgentViewContext& c) {
   std::ostringstream out;
   const swim::Counters& k = c.node.counters();
@@ -146,8 +174,27 @@ std::string metrics_text(const AgentViewContext& c) {
   counter("vigil_refutations_total", "Accusations this agent refuted.", k.refutations);
   counter("vigil_datagrams_sent_total", "UDP datagrams sent.", k.datagrams_sent);
   counter("vigil_datagrams_received_total", "UDP datagrams received.", k.datagrams_received);
-  counter("vigil_datagrams_rejected_total", "Datagrams that did not decode or carried a foreign label.",
-          k.datagrams_rejected);
+  counter("vigil_datagrams_rejected_total",
+          "Datagrams dropped: undecodable, a foreign label, or failed decryption.", k.datagrams_rejected);
+  counter("vigil_datagrams_label_mismatch_total",
+          "Dropped datagrams that carried another label, or none where one is required.",
+          k.datagrams_label_mismatch);
+  counter("vigil_datagrams_decrypt_failed_total",
+          "Dropped datagrams that no key of the keyring opened (plaintext included).",
+          k.datagrams_decrypt_failed);
+  counter("vigil_streams_rejected_total",
+          "TCP streams refused: a foreign label, failed decryption or a bad frame.", k.streams_rejected);
+  counter("vigil_user_messages_total",
+          "User messages (memberlist type 8, e.g. Serf's events) received; carried as bytes.",
+          k.user_messages);
+  counter("vigil_stream_pings_sent_total",
+          "Pings this agent sent over TCP after a UDP probe timed out (memberlist's fallback).",
+          k.stream_pings_sent);
+  counter("vigil_stream_pings_acked_total", "Of those, pings answered with their ack.",
+          k.stream_pings_acked);
+  counter("vigil_stream_pings_answered_total",
+          "Pings that arrived over TCP (memberlist's fallback probe) and were acked.",
+          k.stream_pings_answered);
   counter("vigil_bytes_sent_total", "UDP payload bytes sent.", k.bytes_sent);
   counter("vigil_bytes_received_total", "UDP payload bytes received.", k.bytes_received);
   out << "# HELP vigil_messages_sent_total Messages sent, by type (compound parts counted).\n"

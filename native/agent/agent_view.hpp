@@ -29,6 +29,8 @@ nlohmann::json faults_json(const AgentViewContext& c);
 nlohmann::json snapshot_json(const AgentViewContext& c);
 nlohmann::json stats_json(const AgentViewContext& c);
 nlohmann::json event_json(const swim::Event& event);
+// A user message (Serf's events and queries): its size and, in hex, its first 256 bytes.
+nlohmann::json user_message_json(const swim::UserMessage& message);
 std::string metrics_text(const AgentViewContext& c);
 
 }  // namespace vigil::native

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <openssl/crypto.h>
 
 #include "swim/config.hpp"
 
@@ -50,16 +51,14 @@ std::variant<Command, CommandError> parse_inject(const json& j) {
 
 }  // namespace
 
-bool tokens_equal(std::string_view a, std::string_view b) {
-  // No early exit on the first differing byte: timing does not leak how much of a guess is right.
-  unsigned char diff = static_cast<unsigned char>(a.size() != b.size());
-  const std::size_t n = std::max(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
-    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
-    diff |= static_cast<unsigned char>(x ^ y);
-  }
-  return diff == 0;
+bool tokens_equal(std::string_view guess, std::string_view secret) {
+  // OpenSSL's comparison has no early exit and is written so that compilers cannot add one:
+  // the time taken does not tell how much of a guess is right. A guess of the wrong length
+  // still costs a walk over the whole secret, so the secret's length does not show either.
+  if (guess.size() == secret.size()) return CRYPTO_memcmp(guess.data(), secret.data(), secret.size()) == 0;
+  volatile int sink = CRYPTO_memcmp(secret.data(), secret.data(), secret.size());
+  (void)sink;
+  return false;
 }
 
 ParsedCommand parse_command(std::string_view text_in, std::string_view token) {

@@ -48,6 +48,7 @@ struct ParsedCommand {
 // mutate. Never throws: malformed input is a CommandError.
 ParsedCommand parse_command(std::string_view text, std::string_view token);
 
-bool tokens_equal(std::string_view a, std::string_view b);
+// Compares a guess with the secret token in time that depends only on the secret's length.
+bool tokens_equal(std::string_view guess, std::string_view secret);
 
 }  // namespace vigil::native

@@ -20,6 +20,7 @@
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "crypto/key_source.hpp"
 #include "http/http_get.hpp"
 #include "http/lws_host.hpp"
 #include "swim/config.hpp"
@@ -104,6 +105,9 @@ int run_demo(const std::vector<std::string>& argv) {
       {"http-port", true, "port of the web app (the live view and the explainer)", "8080"},
       {"profile", true, "lan|wan|local|teaching", "local"},
       {"web", true, "directory of the built web app", "build/web next to the binary"},
+      {"encrypt-key", true, "base64 AES key every agent encrypts its gossip with (see vigil agent --help)",
+       "no encryption"},
+      {"label", true, "cluster label given to every agent", "none"},
       {"help", false, "show this help", ""},
   };
   auto fail = [](int code, const std::string& m) {
@@ -124,6 +128,15 @@ int run_demo(const std::vector<std::string>& argv) {
   auto profile = args->choice("profile", swim::Config::profile_names(), "local");
   if (!profile) return fail(cli::kUsage, profile.error().message);
   const std::string web = args->text("web").value_or(cli::default_web_dir());
+  std::vector<std::string> security;  // passed on to every agent
+  if (auto key = args->text("encrypt-key")) {
+    if (auto k = parse_key(*key); !k) return fail(cli::kUsage, "--encrypt-key: " + k.error().message);
+    security.insert(security.end(), {"--encrypt-key", *key});
+  }
+  if (auto label = args->text("label")) {
+    if (label->empty() || label->size() > 255) return fail(cli::kUsage, "--label: 1 to 255 bytes");
+    security.insert(security.end(), {"--label", *label});
+  }
 
   // The web app's own server first: if its port is taken, nothing has been started yet.
   std::vector<Child> children(static_cast<std::size_t>(*nodes));
@@ -160,6 +173,11 @@ int run_demo(const std::vector<std::string>& argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   const std::string exe = self_exe();
+  // The page served here (another port, so another origin) opens each agent's WebSocket:
+  // the agents must let it in.
+  std::string page_origins;
+  for (const auto& o : OriginPolicy::own_origins(http.host, http.port))
+    page_origins += (page_origins.empty() ? "" : ",") + o;
   for (std::size_t i = 0; i < children.size(); ++i) {
     Child& c = children[i];
     c.name = "node-" + std::to_string(i);
@@ -172,8 +190,10 @@ int run_demo(const std::vector<std::string>& argv) {
     }
     std::vector<std::string> cmd = {exe, "agent", "--name", c.name, "--bind", "127.0.0.1:" + std::to_string(c.protocol_port),
                                     "--http", "127.0.0.1:" + std::to_string(c.http_port), "--profile", *profile,
-                                    "--token-file", token_path, "--web", web, "--quiet"};
+                                    "--token-file", token_path, "--web", web, "--quiet",
+                                    "--allow-origin", page_origins};
     if (i > 0) cmd.insert(cmd.end(), {"--join", "127.0.0.1:" + std::to_string(children[0].protocol_port)});
+    cmd.insert(cmd.end(), security.begin(), security.end());
     c.pid = spawn(cmd);
     // Each agent must be up before the next joins through the first.
     bool up = false;

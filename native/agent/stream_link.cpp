@@ -57,22 +57,27 @@ void StreamLink::on_readable() {
     else if (errno != EAGAIN && errno != EWOULDBLOCK) return fail();
     break;
   }
-  auto labelled = wire::strip_label(in_);
-  if (labelled && labelled->label != agent_.node_.config().label) return fail();
-  if (labelled && wire::decode_push_pull_view(labelled->rest)) {
+  // The label and, with a keyring, the encryption are checked before anything reaches the engine;
+  // a plaintext exchange is complete once it decodes. An initiator reads the answer on its own
+  // connection, which carries no label header (memberlist labels only the dialling side).
+  const auto part = role_ == Role::initiator ? wire::StreamPart::reply : wire::StreamPart::request;
+  auto read = agent_.node_.read_stream(
+      in_, part, [](std::span<const std::uint8_t> m) { return swim::Node::stream_message_complete(m); });
+  if (read.status == wire::StreamRead::Status::refused) return fail();
+  if (read.status == wire::StreamRead::Status::ready) {
     const Millis now = agent_.now();
     resolved_ = true;
     if (role_ == Role::initiator) {
-      agent_.node_.handle_stream_reply(now, id_, labelled->rest);
+      agent_.node_.handle_stream_reply(now, id_, read.message);
       agent_.settle();
       return finish();
     }
-    auto reply = agent_.node_.handle_stream(now, swim::Address{}, labelled->rest);
+    auto reply = agent_.node_.handle_stream(now, swim::Address{}, read.message);
     agent_.settle();
     if (!reply) return fail();
-    const std::string& label = agent_.node_.config().label;
-    if (label.empty()) out_ = std::move(*reply);
-    else out_ = wire::add_label(label, *reply).value();
+    auto framed = agent_.node_.frame_stream(*reply, wire::StreamPart::reply);
+    if (!framed) return fail();
+    out_ = std::move(framed).value();
     written_ = 0;
     agent_.http_->want_write(wsi_);
     return;

@@ -2,10 +2,14 @@
 
 #include <libwebsockets.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <optional>
+
+#include "http/token_bucket.hpp"
 
 namespace vigil::native {
 
@@ -16,6 +20,29 @@ constexpr const char* kRawProtocol = "vigil-raw";
 // A client that lets this many messages pile up is too slow to follow the stream: cut it off
 // rather than buffer without bound.
 constexpr std::size_t kMaxQueuedMessages = 2048;
+// A client over its message rate hears about it at most this often, so that a flood of
+// commands is not answered with a flood of errors.
+constexpr Millis kRateNoticeEvery{1000};
+
+Millis steady_now() {
+  return std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now().time_since_epoch());
+}
+
+// A request header in full ("" when absent); nothing when it is too long to be plausible.
+std::optional<std::string> header(::lws* wsi, lws_token_indexes token) {
+  const int n = lws_hdr_total_length(wsi, token);
+  if (n <= 0) return std::string();
+  if (n > 1024) return std::nullopt;
+  std::string value(static_cast<std::size_t>(n) + 1, '\0');
+  if (lws_hdr_copy(wsi, value.data(), n + 1, token) < 0) return std::nullopt;
+  value.resize(static_cast<std::size_t>(n));
+  return value;
+}
+
+bool origin_allowed(::lws* wsi, const OriginPolicy& policy) {
+  const auto origin = header(wsi, WSI_TOKEN_ORIGIN);
+  return origin && policy.allows(*origin);
+}
 
 LwsHost* host_of(::lws* wsi) { return static_cast<LwsHost*>(lws_context_user(lws_get_context(wsi))); }
 
@@ -33,11 +60,16 @@ struct HttpSession {
 }  // namespace
 
 struct LwsHost::Client {
+  Client(ClientId id_, ::lws* wsi_, const Options& o)
+      : id(id_), wsi(wsi_), bucket(o.message_rate, o.message_burst) {}
   ClientId id;
   ::lws* wsi;
   std::deque<std::string> outgoing;  // framed with headroom
   std::string incoming;
   bool too_large = false;
+  TokenBucket bucket;
+  std::uint64_t dropped = 0;
+  std::optional<Millis> last_notice;  // of a rate_limited message
 };
 
 struct LwsCallbacks {
@@ -171,6 +203,15 @@ std::string LwsHost::url() const { return "http://" + options_.host + ":" + std:
 int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
   auto* session = static_cast<HttpSession*>(user);
   switch (reason) {
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
+      // Browsers send the page's Origin on every WebSocket upgrade: refuse pages we do not
+      // know with a proper 403 (returning > 0 tells lws we answered).
+      LwsHost* host = host_of(wsi);
+      if (origin_allowed(wsi, host->options_.origins)) return 0;
+      ++host->refused_origins_;
+      lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "Origin not allowed");
+      return 1;
+    }
     case LWS_CALLBACK_HTTP: {
       LwsHost* host = host_of(wsi);
       char uri[1024] = {0};
@@ -229,10 +270,12 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       char uri[256] = {0};
       if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || host->options_.ws_path != uri) return 1;
       if (host->clients_.size() >= host->options_.max_clients) return 1;  // refused: too many viewers
+      // Checked (and answered with 403) on the upgrade already; a second line of defence.
+      if (!origin_allowed(wsi, host->options_.origins)) return 1;
       return 0;
     }
     case LWS_CALLBACK_ESTABLISHED: {
-      auto* client = new LwsHost::Client{host->next_client_++, wsi, {}, {}, false};
+      auto* client = new LwsHost::Client(host->next_client_++, wsi, host->options_);
       *slot = client;
       host->clients_[client->id] = client;
       char origin[256] = {0};
@@ -256,7 +299,18 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
         const bool too_large = client->too_large;
         client->incoming.clear();
         client->too_large = false;
-        if (host->handlers_.on_message) host->handlers_.on_message(client->id, message, too_large);
+        const Millis now = steady_now();
+        if (!client->bucket.take(now)) {
+          ++client->dropped;
+          if (client->last_notice && now - *client->last_notice < kRateNoticeEvery) return 0;
+          client->last_notice = now;
+          if (host->handlers_.on_message)
+            host->handlers_.on_message(client->id, {}, LwsHost::Inbound::rate_limited);
+          return 0;
+        }
+        if (host->handlers_.on_message)
+          host->handlers_.on_message(client->id, message,
+                                     too_large ? LwsHost::Inbound::too_large : LwsHost::Inbound::ok);
       }
       return 0;
     }
@@ -296,6 +350,11 @@ void LwsHost::send(ClientId id, std::string message) {
   }
   client->outgoing.push_back(with_headroom(message));
   lws_callback_on_writable(client->wsi);
+}
+
+std::uint64_t LwsHost::dropped(ClientId id) const {
+  auto it = clients_.find(id);
+  return it == clients_.end() ? 0 : it->second->dropped;
 }
 
 void LwsHost::broadcast(const std::string& message) {

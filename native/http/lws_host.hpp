@@ -11,6 +11,7 @@
 
 #include "base/result.hpp"
 #include "base/time.hpp"
+#include "http/origin_policy.hpp"
 
 struct lws;
 struct lws_context;
@@ -49,13 +50,27 @@ class LwsHost {
     std::string ws_protocol = "vigil.v1";    // the subprotocol clients must request
     std::size_t max_clients = 32;
     std::size_t max_message = 64 * 1024;     // larger WebSocket messages are refused
+    // Incoming WebSocket messages per connection: a token bucket of `message_burst` refilled at
+    // `message_rate` a second (<= 0: unlimited). Messages over it are dropped.
+    double message_rate = 20;
+    double message_burst = 40;
+    // Pages allowed to open the WebSocket (checked on the upgrade; others get 403).
+    OriginPolicy origins = OriginPolicy::allow_all();
+  };
+
+  // What became of a complete incoming WebSocket message.
+  enum class Inbound {
+    ok,
+    too_large,     // over max_message: its text is dropped
+    rate_limited,  // over the connection's message rate: dropped. Reported at most once a
+                   // second per connection (no text); dropped(client) counts every one.
   };
 
   struct Handlers {
     std::function<HttpResponse(const std::string& uri)> on_http;
     std::function<void(ClientId, const std::string& origin)> on_open;
-    // A complete text message; `too_large` when it exceeded max_message (its text is dropped).
-    std::function<void(ClientId, std::string_view message, bool too_large)> on_message;
+    // A complete text message, or news of one that was dropped (see Inbound).
+    std::function<void(ClientId, std::string_view message, Inbound status)> on_message;
     std::function<void(ClientId)> on_close;
     std::function<void()> on_timer;  // see wake_after()
   };
@@ -77,6 +92,10 @@ class LwsHost {
   void broadcast(const std::string& message);
   void close_client(ClientId client);
   std::size_t clients() const { return clients_.size(); }
+  // Messages from `client` dropped by the rate limit so far.
+  std::uint64_t dropped(ClientId client) const;
+  // WebSocket upgrades refused because of their Origin, since start.
+  std::uint64_t refused_origins() const { return refused_origins_; }
 
   // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
   // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
@@ -100,6 +119,7 @@ class LwsHost {
   std::unique_ptr<Impl> impl_;
   std::map<ClientId, Client*> clients_;
   ClientId next_client_ = 1;
+  std::uint64_t refused_origins_ = 0;
 };
 
 }  // namespace vigil::native

@@ -1,5 +1,6 @@
 // `vigil demo`: starts N agents, serves the web app pointing at them, stops them all on Ctrl-C.
 import { spawn } from 'node:child_process';
+import WebSocket from 'ws';
 import { Viewer, check, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -30,6 +31,24 @@ await waitFor(() => viewers.every((v) => {
 }), 35000, 'every agent to see the other two alive (bounded by push-pull anti-entropy)');
 check(true, 'the demo cluster converges: every agent sees the others alive');
 viewers.forEach((v) => v.close());
+
+// The live page is served from the demo's port, another origin than each agent's: every agent
+// must let that page in (under either loopback name) and still refuse other sites.
+function opens(agentPort, origin) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${agentPort}/ws`, 'vigil.v1', { origin });
+    const done = (ok) => { ws.terminate(); resolve(ok); };
+    ws.once('message', () => done(true));
+    ws.once('unexpected-response', () => done(false));
+    ws.once('error', () => done(false));
+  });
+}
+for (const a of info.agents) {
+  const p = Number(a.http.split(':')[1]);
+  check(await opens(p, `http://127.0.0.1:${port}`) && await opens(p, `http://localhost:${port}`),
+        `${a.name} accepts the demo page's origin`);
+  check(!(await opens(p, 'http://evil.example')), `${a.name} refuses a foreign origin`);
+}
 
 demo.kill('SIGINT');
 await waitFor(() => exited, 10000, 'the demo to stop');

@@ -227,3 +227,87 @@ TEST_CASE("an accusation against an older self is answered by announcing the cur
   REQUIRE_FALSE(alive.empty());
   CHECK(alive.front().incarnation == 2);
 }
+
+TEST_CASE("a ping over a stream (memberlist's TCP fallback) is answered with its ack") {
+  Node a = node_a();
+  const wire::Bytes ping = wire::encode(wire::Ping{
+      .seq_no = 77, .node = "a", .source_addr = {}, .source_port = 0, .source_node = ""});
+  CHECK(Node::stream_message_complete(ping));
+  CHECK_FALSE(Node::stream_message_complete(std::span(ping).first(ping.size() - 1)));
+  auto reply = a.handle_stream(Millis{10}, addr(2), ping);
+  REQUIRE(reply.ok());
+  CHECK(wire::decode_message(*reply).value() == wire::Message{wire::Ack{77, {}}});
+  CHECK(a.counters().stream_pings_answered == 1);
+  // A ping meant for someone else (a restarted agent at a reused address) is refused.
+  const wire::Bytes other = wire::encode(wire::Ping{
+      .seq_no = 78, .node = "z", .source_addr = {}, .source_port = 0, .source_node = ""});
+  CHECK_FALSE(a.handle_stream(Millis{10}, addr(2), other).ok());
+  CHECK(a.counters().stream_pings_answered == 1);
+  // Any other single message is not a stream request.
+  const wire::Bytes nack = wire::encode(wire::Nack{.seq_no = 1});
+  CHECK_FALSE(Node::stream_message_complete(nack));
+  CHECK_FALSE(a.handle_stream(Millis{10}, addr(2), nack).ok());
+}
+
+TEST_CASE("user messages are handed up as bytes, and at most 256 wait undrained") {
+  Node a = node_a();
+  feed(a, wire::User{{0x01, 0x02, 0x03}}, 2);
+  REQUIRE(a.outbox().user_messages.size() == 1);
+  CHECK(a.outbox().user_messages[0].payload == wire::Bytes{0x01, 0x02, 0x03});
+  CHECK(a.outbox().user_messages[0].from == addr(2));
+  CHECK(sent(a).empty());  // nothing for membership to answer
+  for (int i = 0; i < 300; ++i) feed(a, wire::User{{static_cast<std::uint8_t>(i)}}, 2);
+  CHECK(a.outbox().user_messages.size() == Outbox::kMaxUserMessages);
+  CHECK(a.counters().user_messages == 301);
+  CHECK(a.counters().user_messages_dropped == 301 - Outbox::kMaxUserMessages);
+  a.outbox().clear();
+  feed(a, wire::User{{0x09}}, 2);
+  CHECK(a.outbox().user_messages.size() == 1);
+}
+
+TEST_CASE(
+    "with the TCP fallback on, a UDP probe timeout also pings over a stream, which can save it") {
+  Config config = Config::lan();
+  config.tcp_fallback_ping = true;
+  Node a = node_a(config);
+  // Probe until the probe times out without a UDP ack; the stream ping goes to the target.
+  a.start(Millis{0});
+  Millis now{0};
+  std::optional<StreamRequest> fallback;
+  for (int step = 0; step < 40 && !fallback; ++step) {
+    now = a.next_deadline();
+    a.handle_tick(now);
+    for (const auto& s : a.outbox().streams) {
+      auto m = wire::decode_message(s.bytes);
+      if (m && std::holds_alternative<wire::Ping>(*m)) fallback = s;
+    }
+    a.outbox().streams.clear();
+    a.outbox().datagrams.clear();
+  }
+  REQUIRE(fallback.has_value());
+  const auto ping = std::get<wire::Ping>(wire::decode_message(fallback->bytes).value());
+  CHECK(a.counters().stream_pings_sent == 1);
+  CHECK(fallback->to == (ping.node == "b" ? addr(2) : addr(3)));
+  // A wrong sequence number does not count; the right ack finishes the probe as a success.
+  const auto failed_before = a.counters().probes_failed;
+  a.handle_stream_reply(now, fallback->id, wire::encode(wire::Ack{ping.seq_no, {}}));
+  CHECK(a.counters().stream_pings_acked == 1);
+  CHECK(a.counters().probes_failed == failed_before);
+  CHECK(state(a, ping.node) == MemberState::alive);
+  for (const auto& e : a.outbox().events) CHECK(e.kind != EventKind::suspect);
+}
+
+TEST_CASE("without the TCP fallback (the simulations), a timed-out probe sends no stream ping") {
+  Node a = node_a();
+  a.start(Millis{0});
+  for (int step = 0; step < 40; ++step) {
+    a.handle_tick(a.next_deadline());
+    for (const auto& s : a.outbox().streams) {
+      auto m = wire::decode_message(s.bytes);
+      CHECK_FALSE((m && std::holds_alternative<wire::Ping>(*m)));
+    }
+    a.outbox().clear();
+  }
+  CHECK(a.counters().stream_pings_sent == 0);
+  CHECK(a.counters().probes_failed > 0);
+}

@@ -1,0 +1,215 @@
+#include "wire/lzw.hpp"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vigil::wire {
+
+namespace {
+
+constexpr std::uint32_t kLiteralWidth = 8;
+constexpr std::uint32_t kClear = 1u << kLiteralWidth;  // 256
+constexpr std::uint32_t kEnd = kClear + 1;             // 257
+constexpr std::uint32_t kMaxWidth = 12;
+constexpr std::uint32_t kMaxCode = (1u << kMaxWidth) - 1;  // 4095
+
+class BitWriter {
+ public:
+  explicit BitWriter(Bytes& out) : out_(out) {}
+  void put(std::uint32_t code, std::uint32_t width) {
+    bits_ |= code << count_;
+    count_ += width;
+    while (count_ >= 8) {
+      out_.push_back(static_cast<std::uint8_t>(bits_));
+      bits_ >>= 8;
+      count_ -= 8;
+    }
+  }
+  void flush() {
+    if (count_ > 0) out_.push_back(static_cast<std::uint8_t>(bits_));
+    bits_ = 0;
+    count_ = 0;
+  }
+
+ private:
+  Bytes& out_;
+  std::uint32_t bits_ = 0;
+  std::uint32_t count_ = 0;
+};
+
+class BitReader {
+ public:
+  explicit BitReader(std::span<const std::uint8_t> in) : in_(in) {}
+  // False when the input ends before `width` more bits.
+  bool get(std::uint32_t width, std::uint32_t* code) {
+    while (count_ < width) {
+      if (at_ == in_.size()) return false;
+      bits_ |= static_cast<std::uint32_t>(in_[at_++]) << count_;
+      count_ += 8;
+    }
+    *code = bits_ & ((1u << width) - 1);
+    bits_ >>= width;
+    count_ -= width;
+    return true;
+  }
+
+ private:
+  std::span<const std::uint8_t> in_;
+  std::size_t at_ = 0;
+  std::uint32_t bits_ = 0;
+  std::uint32_t count_ = 0;
+};
+
+// The encoder's dictionary: (prefix code, next byte) -> code, open addressing over a table four
+// times the number of codes, cleared whenever the codes run out.
+class Dictionary {
+ public:
+  static constexpr std::uint32_t kNone = 0xffffffff;
+  std::uint32_t find(std::uint32_t prefix, std::uint8_t byte) const {
+    const std::uint32_t key = prefix << 8 | byte;
+    for (std::uint32_t h = hash(key);; h = (h + 1) & kMask) {
+      if (slots_[h].code == 0) return kNone;
+      if (slots_[h].key == key) return slots_[h].code;
+    }
+  }
+  void insert(std::uint32_t prefix, std::uint8_t byte, std::uint32_t code) {
+    const std::uint32_t key = prefix << 8 | byte;
+    std::uint32_t h = hash(key);
+    while (slots_[h].code != 0) h = (h + 1) & kMask;
+    slots_[h] = {key, code};
+  }
+  void clear() { slots_.fill({}); }
+
+ private:
+  static constexpr std::uint32_t kSize = 4u << kMaxWidth;
+  static constexpr std::uint32_t kMask = kSize - 1;
+  static std::uint32_t hash(std::uint32_t key) { return (key >> 12 ^ key) & kMask; }
+  struct Slot {
+    std::uint32_t key = 0;
+    std::uint32_t code = 0;  // 0 marks an empty slot: assigned codes are >= 258
+  };
+  std::array<Slot, kSize> slots_{};
+};
+
+}  // namespace
+
+Bytes lzw_compress(std::span<const std::uint8_t> input) {
+  Bytes out;
+  BitWriter writer(out);
+  std::uint32_t width = kLiteralWidth + 1;
+  std::uint32_t next = kEnd;  // the code implied by the next emission
+  std::uint32_t overflow = 1u << width;
+  auto dictionary = std::make_unique<Dictionary>();
+
+  // Emitting a code defines the next one; the width follows, and at the last code the table
+  // starts over behind a clear code.
+  const auto advance = [&]() -> bool {
+    ++next;
+    if (next == overflow) {
+      ++width;
+      overflow <<= 1;
+    }
+    if (next != kMaxCode) return true;
+    writer.put(kClear, width);
+    width = kLiteralWidth + 1;
+    next = kEnd;
+    overflow = 1u << width;
+    dictionary->clear();
+    return false;
+  };
+
+  if (!input.empty()) {
+    std::uint32_t code = input[0];
+    for (std::size_t i = 1; i < input.size(); ++i) {
+      const std::uint8_t byte = input[i];
+      if (const std::uint32_t known = dictionary->find(code, byte); known != Dictionary::kNone) {
+        code = known;
+        continue;
+      }
+      writer.put(code, width);
+      const std::uint32_t prefix = code;
+      code = byte;
+      if (advance()) dictionary->insert(prefix, byte, next);
+    }
+    writer.put(code, width);
+    advance();
+  }
+  writer.put(kEnd, width);
+  writer.flush();
+  return out;
+}
+
+Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output) {
+  constexpr std::uint32_t kNoCode = 0xffff;
+  std::array<std::uint8_t, 1u << kMaxWidth> suffix{};
+  std::array<std::uint16_t, 1u << kMaxWidth> prefix{};
+  std::array<std::uint8_t, 1u << kMaxWidth> expansion{};  // one code's bytes, written backwards
+
+  Bytes out;
+  BitReader reader(input);
+  std::uint32_t width = kLiteralWidth + 1;
+  std::uint32_t hi = kEnd;  // the highest code defined so far, or about to be
+  std::uint32_t overflow = 1u << width;
+  std::uint32_t last = kNoCode;
+
+  for (;;) {
+    std::uint32_t code = 0;
+    if (!reader.get(width, &code)) return Error{"lzw: the stream ends without an end code"};
+    if (code == kClear) {
+      width = kLiteralWidth + 1;
+      hi = kEnd;
+      overflow = 1u << width;
+      last = kNoCode;
+      continue;
+    }
+    if (code == kEnd) return out;
+    if (code > hi || (code == hi && last == kNoCode))
+      return Error{"lzw: invalid code " + std::to_string(code) + " (highest defined " +
+                   std::to_string(hi) + ")"};
+
+    // Expand the code into `expansion`, back to front; code == hi is the one code not yet in the
+    // table: the previous expansion followed by its own first byte.
+    std::size_t at = expansion.size();
+    std::uint32_t c = code;
+    if (code < kClear) {
+      expansion[--at] = static_cast<std::uint8_t>(code);
+    } else {
+      if (code == hi) {
+        std::uint32_t head = last;
+        while (head >= kClear) head = prefix[head];
+        expansion[--at] = static_cast<std::uint8_t>(head);
+        c = last;
+      }
+      while (c >= kClear) {
+        expansion[--at] = suffix[c];
+        c = prefix[c];
+      }
+      expansion[--at] = static_cast<std::uint8_t>(c);
+    }
+    const std::size_t length = expansion.size() - at;
+    if (out.size() + length > max_output)
+      return Error{"lzw: output larger than the " + std::to_string(max_output) + " bytes allowed"};
+    out.insert(out.end(), expansion.begin() + static_cast<std::ptrdiff_t>(at), expansion.end());
+
+    if (last != kNoCode) {
+      suffix[hi] = expansion[at];
+      prefix[hi] = static_cast<std::uint16_t>(last);
+    }
+    last = code;
+    ++hi;
+    if (hi >= overflow) {
+      if (width == kMaxWidth) {
+        // The table is full: codes stop being defined until the encoder's clear code.
+        last = kNoCode;
+        --hi;
+      } else {
+        ++width;
+        overflow <<= 1;
+      }
+    }
+  }
+}
+
+}  // namespace vigil::wire

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "base/result.hpp"
+#include "wire/messages.hpp"
+
+// The LZW variant of Go's compress/lzw with least-significant-bit-first packing and 8-bit
+// literals: what memberlist uses inside its compress messages (type 9), so vigil can read what
+// Serf and Consul send and write what they read.
+//
+// Codes start 9 bits wide: 0-255 are literals, 256 clears the table, 257 ends the stream and new
+// codes count up from 258. The width grows when the next code to assign needs another bit, up to
+// 12 bits; at code 4095 the encoder emits a clear code and starts over. There is no "early
+// change" (unlike TIFF) and the encoder never emits a leading clear code.
+namespace vigil::wire {
+
+Bytes lzw_compress(std::span<const std::uint8_t> input);
+
+// Fails on an invalid code, on a stream that ends before its end code, or when the output would
+// exceed `max_output` bytes (a compressed datagram may expand about 500-fold, so the caller bounds
+// what it is prepared to hold). Bytes after the end code are ignored, as Go's reader does.
+Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output);
+
+}  // namespace vigil::wire

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with clang in build-fuzz, writes their seed corpus
+# from the wire codec's golden vectors, runs each target and fails if any of them finds a crash,
+# a leak, a hang or an invariant violation. scripts/test.sh runs it for 60 s per target.
+#
+#   scripts/fuzz.sh [--time SECONDS] [--jobs N] [TARGET...]
+#
+# Everything it writes stays in build-fuzz/ (or $VIGIL_FUZZ_BUILD): fuzz-corpus/ (the seeds, regenerated each run),
+# fuzz-work/ (what the fuzzers found interesting; kept, so that later runs start further),
+# fuzz-artifacts/ (crash reproducers: build-fuzz/bin/TARGET FILE replays one) and fuzz-logs/.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="${VIGIL_FUZZ_BUILD:-$here/build-fuzz}"  # another directory: to keep runs apart
+all_targets=(fuzz_datagram fuzz_ws_command fuzz_engine)
+
+usage() {
+  echo "usage: scripts/fuzz.sh [--time SECONDS] [--jobs N] [TARGET...]   (targets: ${all_targets[*]})" >&2
+  exit 2
+}
+
+seconds=60
+jobs=1
+targets=()
+while (($#)); do
+  case $1 in
+    --time | --jobs)
+      [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || {
+        echo "[fuzz] $1 needs a positive whole number, got '${2-}'" >&2
+        usage
+      }
+      [[ $1 == --time ]] && seconds=$2 || jobs=$2
+      shift 2
+      ;;
+    -h | --help) usage ;;
+    fuzz_*)
+      [[ " ${all_targets[*]} " == *" $1 "* ]] || {
+        echo "[fuzz] unknown target '$1'" >&2
+        usage
+      }
+      targets+=("$1")
+      shift
+      ;;
+    *)
+      echo "[fuzz] unknown argument '$1'" >&2
+      usage
+      ;;
+  esac
+done
+((${#targets[@]})) || targets=("${all_targets[@]}")
+
+command -v clang++ >/dev/null || {
+  echo "[fuzz] clang++ not found: scripts/setup.sh installs it (Debian packages clang and libclang-rt-14-dev)" >&2
+  exit 1
+}
+
+echo "[fuzz] building the fuzz targets with clang in $build" >&2
+cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DVIGIL_FUZZ=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target fuzz_make_corpus "${targets[@]}"
+
+# Stale seeds of an older generator must not linger: the seed directory is rewritten each time.
+rm -rf "$build/fuzz-corpus"
+"$build/bin/fuzz_make_corpus" "$build/fuzz-corpus" >&2
+mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
+
+# Sums one libFuzzer statistic over the logs of a run (one log per job).
+stat() { awk -v key="stat::$1:" '$1 == key { s += $2 } END { print s + 0 }' "${@:2}"; }
+
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+  work="$build/fuzz-work/$target"
+  logs="$build/fuzz-logs/$target"
+  rm -rf "$logs" && mkdir -p "$work" "$logs"
+  echo "[fuzz] $target for ${seconds} s ($jobs job(s))" >&2
+  # -timeout: one input taking this long is a hang (the slowest seen are well under a second).
+  args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
+        -artifact_prefix="$build/fuzz-artifacts/$target-" "$work" "$build/fuzz-corpus/$target")
+  status=0
+  if ((jobs == 1)); then
+    "$build/bin/$target" "${args[@]}" >"$logs/fuzz-0.log" 2>&1 || status=$?
+  else
+    # libFuzzer's workers write fuzz-<job>.log into the current directory.
+    (cd "$logs" && "$build/bin/$target" -jobs="$jobs" -workers="$jobs" "${args[@]}" >"$logs/main.log" 2>&1) ||
+      status=$?
+  fi
+  worker_logs=("$logs"/fuzz-*.log)
+  # A worker's failure shows in its log even when the exit status of a multi-job run does not.
+  if grep -qE '^==[0-9]+== ?ERROR|deadly signal' "${worker_logs[@]}"; then ((status)) || status=1; fi
+  execs=$(stat number_of_executed_units "${worker_logs[@]}")
+  rate=$(stat average_exec_per_sec "${worker_logs[@]}")
+  cov=$(grep -hoE 'cov: [0-9]+' "${worker_logs[@]}" | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
+  corpus=$(grep -hoE 'corp: [0-9]+' "${worker_logs[@]}" | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
+  line="$target: $execs execs ($rate/s), cov $cov, corpus $corpus inputs"
+  if ((status != 0)); then
+    line+=" — FAILED (exit $status)"
+    failed+=("$target")
+    tail -n 40 "${worker_logs[@]}" >&2
+    ls "$build/fuzz-artifacts"/"$target"-* 2>/dev/null | sed 's/^/[fuzz] reproducer: /' >&2 || true
+  fi
+  summary+=("$line")
+done
+
+printf '[fuzz] %s\n' "${summary[@]}" >&2
+if ((${#failed[@]})); then
+  echo "[fuzz] failing targets: ${failed[*]} (replay a reproducer: $build/bin/TARGET FILE)" >&2
+  exit 1
+fi
