@@ -224,7 +224,7 @@ void Agent::drain() {
   }
   for (const auto& s : box.streams) start_stream(s);
   for (const auto& r : box.probe_results)
-    if (r.acked) detectors_.ack(r.member, r.at);
+    if (r.acked) detectors_.ack(r.member, r.at, expected_ack_gap());
   for (const auto& e : box.events) {
     if (!options_.quiet) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
@@ -238,6 +238,15 @@ void Agent::drain() {
   if (http_)
     for (const auto& u : box.user_messages) http_->broadcast(user_message_json(u).dump());
   box.clear();
+}
+
+Millis Agent::expected_ack_gap() const {
+  std::size_t peers = 0;
+  for (const swim::Member* m : node_.members())
+    if (m->name != node_.name() && m->state != swim::MemberState::dead &&
+        m->state != swim::MemberState::left)
+      ++peers;
+  return node_.config().probe_interval * static_cast<long long>(std::max<std::size_t>(1, peers));
 }
 
 void Agent::settle() {

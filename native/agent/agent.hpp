@@ -70,6 +70,8 @@ class Agent : private RawHandler {
 
   // After anything that may have produced output: carry it out, then re-arm the timer.
   void settle();
+  // How often acks from one peer arrive when every probe succeeds: one probe period per peer.
+  Millis expected_ack_gap() const;
   void drain();
   void on_timer();
   void set_paused(bool paused);

@@ -15,7 +15,9 @@ class PeerDetectors {
  public:
   explicit PeerDetectors(detect::PhiAccrualConfig config) : config_(config) {}
 
-  void ack(const std::string& peer, Millis at);
+  // `expected_gap` seeds a new peer's detector (its bootstrap estimate and minimum spread): a
+  // round-robin prober reaches each of N peers once every N probe periods, not every period.
+  void ack(const std::string& peer, Millis at, Millis expected_gap);
   void forget(const std::string& peer) { detectors_.erase(peer); }
   const detect::PhiAccrual* find(const std::string& peer) const;
   // Phi now, or nothing before the first ack.
