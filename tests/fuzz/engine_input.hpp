@@ -122,6 +122,7 @@ inline Setup read_setup(Reader& in) {
     config.reconnect_timeout = Millis{0};
   }
   if (c & 0x80) config.lifeguard = swim::Lifeguard{false, false, false};
+  if (s & 0x04) config.tcp_fallback_ping = true;  // the native agent's setting
   return setup;
 }
 
