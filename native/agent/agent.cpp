@@ -224,7 +224,7 @@ void Agent::drain() {
   }
   for (const auto& s : box.streams) start_stream(s);
   for (const auto& r : box.probe_results)
-    if (r.acked) detectors_.ack(r.member, r.at, expected_ack_gap());
+    if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
   for (const auto& e : box.events) {
     if (!options_.quiet) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";

@@ -2,12 +2,13 @@
 
 namespace vigil::native {
 
-void PeerDetectors::ack(const std::string& peer, Millis at, Millis expected_gap) {
+void PeerDetectors::ack(const std::string& peer, Millis at,
+                        const std::function<Millis()>& expected_gap) {
   auto it = detectors_.find(peer);
   if (it == detectors_.end()) {
     detect::PhiAccrualConfig config = config_;
-    if (expected_gap > Millis{0}) {
-      config.first_heartbeat_estimate_ms = static_cast<double>(expected_gap.count());
+    if (const Millis gap = expected_gap(); gap > Millis{0}) {
+      config.first_heartbeat_estimate_ms = static_cast<double>(gap.count());
       config.min_stddev_ms = config.first_heartbeat_estimate_ms / 4.0;
     }
     it = detectors_.emplace(peer, detect::PhiAccrual::create(config).value()).first;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,7 +18,8 @@ class PeerDetectors {
 
   // `expected_gap` seeds a new peer's detector (its bootstrap estimate and minimum spread): a
   // round-robin prober reaches each of N peers once every N probe periods, not every period.
-  void ack(const std::string& peer, Millis at, Millis expected_gap);
+  // It is asked only for a peer's first ack.
+  void ack(const std::string& peer, Millis at, const std::function<Millis()>& expected_gap);
   void forget(const std::string& peer) { detectors_.erase(peer); }
   const detect::PhiAccrual* find(const std::string& peer) const;
   // Phi now, or nothing before the first ack.

@@ -20,18 +20,19 @@ vigil::detect::PhiAccrualConfig per_period_config() {
 TEST_CASE("a new peer's detector expects acks one round-robin cycle apart, not one period") {
   // Five peers probed round-robin every second: an ack from each every ~5 s is healthy.
   PeerDetectors cycle(per_period_config());
-  cycle.ack("b", Millis{0}, Millis{5000});
+  cycle.ack("b", Millis{0}, [] { return Millis{5000}; });
   const double phi_cycle = cycle.phi("b", Millis{5000}).value();
   CHECK(phi_cycle < 1.0);
 
   // Seeded with the bare probe period, the same healthy silence looks like a certain failure.
   PeerDetectors period(per_period_config());
-  period.ack("b", Millis{0}, Millis{0});  // no expectation: the configured estimate stands
+  period.ack("b", Millis{0},
+             [] { return Millis{0}; });  // no expectation: the configured estimate stands
   const double phi_period = period.phi("b", Millis{5000}).value();
   CHECK(phi_period > 8.0);
 
   // The expectation only seeds a new detector (two bootstrap samples); later acks are what it
   // learns from: after twenty 1 s gaps the mean is (2·5000 + 20·1000) / 22 ms, not 60 s.
-  for (int i = 1; i <= 20; ++i) cycle.ack("b", Millis{i * 1000}, Millis{60000});
+  for (int i = 1; i <= 20; ++i) cycle.ack("b", Millis{i * 1000}, [] { return Millis{60000}; });
   CHECK(cycle.find("b")->mean_ms() == doctest::Approx((2 * 5000.0 + 20 * 1000.0) / 22));
 }
