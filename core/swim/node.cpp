@@ -65,17 +65,15 @@ Node::Node(Config config, std::string name, Address address, sim::Rng rng, Incar
 }
 
 Incarnation Node::incarnation() const {
-  return index_.at(self_name_)->incarnation;
+  return index_.find(self_name_)->incarnation;
 }
 
 const Member* Node::member(const std::string& name) const {
-  auto it = index_.find(name);
-  return it == index_.end() ? nullptr : it->second;
+  return index_.find(name);
 }
 
 Member* Node::find(const std::string& name) {
-  auto it = index_.find(name);
-  return it == index_.end() ? nullptr : it->second;
+  return index_.find(name);
 }
 
 std::vector<const Member*> Node::members() const {
@@ -89,7 +87,8 @@ Member& Node::insert(std::unique_ptr<Member> member) {
   // A random position keeps the expected time to the first probe of a newcomer low; appending
   // would make every member discover it last.
   Member* raw = member.get();
-  index_[raw->name] = raw;
+  index_.insert(raw);
+  members_changed();
   nodes_.push_back(std::move(member));
   const std::size_t offset = rng_.below(static_cast<std::uint32_t>(nodes_.size()));
   std::swap(nodes_[offset], nodes_.back());
@@ -192,6 +191,36 @@ void Node::handle_tick(Millis now) {
     timers_.pop();
     fire(entry, now);
   }
+  drop_dead_timers();
+}
+
+bool Node::timer_is_dead(const TimerEntry& e) const {
+  // True only for entries fire() would ignore now and forever: sequence numbers and tokens only
+  // grow, and a probe never leaves its indirect phase.
+  switch (e.kind) {
+    case Timer::probe:
+      return e.token != probe_tick_token_;
+    case Timer::probe_timeout:
+      return !probe_ || probe_->seq != e.token || probe_->indirect;
+    case Timer::probe_deadline:
+      return !probe_ || probe_->seq != e.token;
+    case Timer::gossip:
+      return e.token != gossip_token_;
+    case Timer::push_pull:
+      return e.token != push_pull_token_;
+    case Timer::reconnect:
+      return e.token != reconnect_token_;
+    case Timer::suspicion:
+    case Timer::relay:
+      return false;
+  }
+  return false;
+}
+
+void Node::drop_dead_timers() {
+  // Every answered probe leaves its timeout and deadline behind; popping them keeps
+  // next_deadline() from waking the host for nothing.
+  while (!timers_.empty() && timer_is_dead(timers_.top())) timers_.pop();
 }
 
 void Node::fire(const TimerEntry& e, Millis now) {
@@ -275,6 +304,7 @@ void Node::reset_nodes(Millis now) {
   }
   for (std::size_t i = nodes_.size(); i > 1; --i)
     std::swap(nodes_[i - 1], nodes_[rng_.below(static_cast<std::uint32_t>(i))]);
+  members_changed();  // the order is part of what an exchange sends
 }
 
 Member* Node::next_probe_target(Millis now) {
@@ -292,7 +322,12 @@ Member* Node::next_probe_target(Millis now) {
     }
     if (nodes_.empty()) return nullptr;
     Member* m = nodes_[probe_index_++].get();
-    if (m->name != self_name_ && !m->dead_or_left()) return m;
+    if (m->name != self_name_ && !m->dead_or_left()) {
+      // The next target's record is needed a whole probe interval from now; fetching it now
+      // takes that cache miss off the probe path (large clusters are memory-bound).
+      if (probe_index_ < nodes_.size()) __builtin_prefetch(nodes_[probe_index_].get());
+      return m;
+    }
   }
   return nullptr;
 }
@@ -469,7 +504,16 @@ void Node::gossip(Millis now) {
   }
 }
 
-wire::Bytes Node::local_state(bool join) const {
+wire::Bytes Node::local_state(bool join) {
+  // Anti-entropy sends the whole table every few minutes, and between two exchanges it rarely
+  // changed: encoding it dominated large simulations, so the last encoding is kept until a
+  // member changes (see members_changed).
+  if (!state_cache_ || state_cache_->join != join)
+    state_cache_ = EncodedState{join, encode_state(join)};
+  return state_cache_->bytes;
+}
+
+wire::Bytes Node::encode_state(bool join) const {
   // Views into the member table: a thousand members cost no allocation each.
   std::vector<std::array<std::uint8_t, 4>> ips;
   std::vector<wire::PushNodeStateView> views;
@@ -514,6 +558,7 @@ void Node::set_state(Member& m, MemberState s) {
   if (m.state == MemberState::dead) --dead_count_;
   if (s == MemberState::dead) ++dead_count_;
   m.state = s;
+  members_changed();
 }
 
 void Node::reconnect(Millis now) {
@@ -524,7 +569,7 @@ void Node::reconnect(Millis now) {
     for (const auto& m : nodes_)
       if (m->state == MemberState::dead) candidates.push_back(m->address);
   for (auto it = forgotten_.begin(); it != forgotten_.end();) {
-    if (now - it->second.since > config_.reconnect_timeout || index_.count(it->first)) {
+    if (now - it->second.since > config_.reconnect_timeout || index_.find(it->first)) {
       it = forgotten_.erase(it);
     } else {
       candidates.push_back(it->second.address);
@@ -577,6 +622,7 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
     // Contact over TCP counts for the probe, as in memberlist: the target is alive even if the
     // UDP path to it is broken.
     if (probe_ && probe_->seq == seq) finish_probe(now, true);
+    drop_dead_timers();
     return;
   }
   auto it = streams_.find(id);
@@ -616,9 +662,9 @@ wire::StreamRead Node::read_stream(
 bool Node::is_news(const wire::PushNodeStateView& r) const {
   // The rules below would ignore these entries anyway; deciding it here avoids building an
   // owned message for every one of them (most of an anti-entropy exchange is old news).
-  auto it = index_.find(r.name);
-  if (it == index_.end()) return r.state == wire::NodeState::alive;
-  const Member& m = *it->second;
+  const Member* known = index_.find(r.name);
+  if (!known) return r.state == wire::NodeState::alive;
+  const Member& m = *known;
   if (r.incarnation < m.incarnation) return false;
   const bool is_self = m.name == self_name_;
   switch (r.state) {
@@ -705,6 +751,7 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
     ++counters_.messages_received[Counters::index(wire::type_of(m))];
     dispatch(now, from, m);
   }
+  drop_dead_timers();
 }
 
 void Node::dispatch(Millis now, const Address& from, const wire::Message& message) {
@@ -838,6 +885,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
   m->meta = a.meta;
   m->address = *address;
   m->vsn = a.vsn;
+  members_changed();
   if (m->state != MemberState::alive) {
     set_state(*m, MemberState::alive);
     m->state_change = now;
@@ -854,9 +902,7 @@ void Node::suspect_node(Millis now, const wire::Suspect& s) {
   Member* m = find(s.node);
   if (!m) return;
   if (s.incarnation < m->incarnation) {
-    // Beyond memberlist: an accusation against our older self means the accuser missed our
-    // refutation (small retransmit limits let news die out); say it again, unchanged.
-    if (m->name == self_name_) broadcast(self_name_, alive_message(*m));
+    if (m->name == self_name_) reassert_self(*m, s.from);
     return;
   }
   // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
@@ -904,8 +950,7 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
   if (d.incarnation < m->incarnation) {
-    if (m->name == self_name_ && !left_)
-      broadcast(self_name_, alive_message(*m));  // as in suspect_node
+    if (m->name == self_name_ && !left_) reassert_self(*m, d.from);
     return;
   }
   cancel_suspicion(d.node);
@@ -921,9 +966,21 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
   emit(now, m->state == MemberState::left ? EventKind::left : EventKind::dead, *m, d.from);
 }
 
+void Node::reassert_self(const Member& self, const std::string& accuser) {
+  // Beyond memberlist: an accusation against our older self means the accuser missed our
+  // refutation (small retransmit limits let news die out). Say it again, unchanged, to everyone
+  // and straight to the accuser: a prober staples the suspicion after its ping, so our ack has
+  // already left by the time we read it and cannot carry the answer.
+  broadcast(self_name_, alive_message(self));
+  if (accuser == self_name_) return;
+  if (const Member* a = find(accuser); a && !a->dead_or_left())
+    send(a->address, alive_message(self), /*piggyback=*/false);
+}
+
 void Node::refute(Millis now, Member& self, Incarnation accused) {
   // Only the member itself raises its incarnation, past both its own and the accusation's.
   self.incarnation = std::max(self.incarnation + 1, accused + 1);
+  members_changed();
   if (config_.lifeguard.lha_probe) awareness_.apply(1);
   ++counters_.refutations;
   broadcast(self_name_, alive_message(self));

@@ -20,6 +20,7 @@
 #include "swim/config.hpp"
 #include "swim/counters.hpp"
 #include "swim/member.hpp"
+#include "swim/member_index.hpp"
 #include "swim/outbox.hpp"
 #include "swim/suspicion.hpp"
 #include "wire/cipher.hpp"
@@ -145,6 +146,8 @@ class Node {
   // Timers.
   void schedule(Millis at, Timer kind, std::uint64_t token = 0);
   void fire(const TimerEntry& entry, Millis now);
+  bool timer_is_dead(const TimerEntry& entry) const;
+  void drop_dead_timers();
 
   // Probing.
   void start_probe(Millis now);
@@ -164,7 +167,10 @@ class Node {
   void send_raw(const Address& to, wire::Bytes packet);
   void count_sent(const wire::Bytes& encoded);
   std::size_t packet_overhead() const;
-  wire::Bytes local_state(bool join) const;
+  wire::Bytes local_state(bool join);
+  wire::Bytes encode_state(bool join) const;
+  // Every change to a member's fields, to the set of members or to their order calls this.
+  void members_changed() { state_cache_.reset(); }
   bool is_news(const wire::PushNodeStateView& remote) const;
   void merge_remote_state(Millis now, const wire::PushPullView& remote);
 
@@ -188,6 +194,7 @@ class Node {
 
   Member* find(const std::string& name);
   Member& insert(std::unique_ptr<Member> member);
+  void reassert_self(const Member& self, const std::string& accuser);
   wire::Alive alive_message(const Member& m) const;
   int transmit_limit() const;
   // memberlist's kRandomNodes: up to k distinct members not excluded, in at most 3n draws.
@@ -215,12 +222,7 @@ class Node {
   Outbox outbox_;
 
   std::vector<std::unique_ptr<Member>> nodes_;  // probe order, self included
-  // Transparent hashing lets a string_view from a received buffer look members up unchanged.
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, Member*, NameHash, std::equal_to<>> index_;
+  MemberIndex index_;
   std::size_t probe_index_ = 0;
   std::size_t dead_count_ = 0;  // members held dead: reconnect attempts only scan when some are
 
@@ -247,6 +249,11 @@ class Node {
   // Failed members no longer in the list, still worth a reconnect attempt (see Config).
   std::unordered_map<std::string, Forgotten> forgotten_;
   std::unordered_map<Address, Millis> introductions_;  // last exchange with an unknown prober
+  struct EncodedState {
+    bool join = false;
+    wire::Bytes bytes;
+  };
+  std::optional<EncodedState> state_cache_;  // local_state's last encoding, while still true
   std::uint64_t next_stream_id_ = 1;
   bool started_ = false;
   bool left_ = false;

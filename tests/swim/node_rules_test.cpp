@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "swim/node.hpp"
 #include "wire/codec.hpp"
@@ -226,6 +227,66 @@ TEST_CASE("an accusation against an older self is answered by announcing the cur
   auto alive = of_type<wire::Alive>(sent(n));
   REQUIRE_FALSE(alive.empty());
   CHECK(alive.front().incarnation == 2);
+}
+
+TEST_CASE("a stale accusation stapled after a ping is answered straight to the prober") {
+  auto n = node_a();
+  feed(n, wire::Suspect{1, "a", "c"});  // refute: incarnation 2
+  // c's pings carry the refutation until its retransmit limit is spent.
+  for (std::uint32_t seq = 1; seq <= 20; ++seq) feed(n, wire::Ping{seq, "a", {}, 0, "c"});
+  REQUIRE(of_type<wire::Alive>(sent(n)).size() < 20);
+  feed(n, wire::Ping{21, "a", {}, 0, "c"});
+  REQUIRE(of_type<wire::Alive>(sent(n)).empty());
+  // b missed the refutation and probes with memberlist's compound [ping, suspect]: the ack
+  // leaves before the suspicion is read, so the answer needs a datagram of its own.
+  auto compound = wire::make_compound(
+      {wire::encode(wire::Ping{5, "a", {}, 0, "b"}), wire::encode(wire::Suspect{1, "a", "b"})});
+  REQUIRE(compound);
+  n.handle_datagram(Millis{20}, addr(2), *compound);
+  int alive_to_b = 0;
+  for (const auto& [to, m] : sent(n))
+    if (auto a = std::get_if<wire::Alive>(&m); a && to == addr(2) && a->incarnation == 2)
+      ++alive_to_b;
+  CHECK(alive_to_b >= 1);
+  CHECK(n.incarnation() == 2);
+  // A dead member's stale accusation is not answered directly: it would not be listening.
+  feed(n, wire::Dead{1, "c", "b"});
+  feed(n, wire::Suspect{1, "a", "c"});
+  for (const auto& [to, m] : sent(n)) CHECK(to != addr(3));
+}
+
+TEST_CASE("a full-state exchange always sends the table as it is now") {
+  // The encoded table is reused between exchanges; every kind of change must show in the next.
+  auto n = node_a();
+  auto exchange = [&](Millis now) {
+    wire::Bytes request;
+    wire::encode_push_pull(wire::PushPull{false, {}, {}}, request);
+    auto reply = n.handle_stream(now, addr(3), request);
+    REQUIRE(reply.ok());
+    auto state = wire::decode_push_pull(*reply);
+    REQUIRE(state.ok());
+    std::map<std::string, std::pair<std::uint32_t, wire::NodeState>> table;
+    for (const auto& s : state->nodes) table[s.name] = {s.incarnation, s.state};
+    return table;
+  };
+  using S = wire::NodeState;
+  auto t = exchange(Millis{10});
+  CHECK(t.size() == 3);
+  CHECK(t["b"] == std::pair{1u, S::alive});
+  CHECK(exchange(Millis{11}) == t);  // nothing changed, nothing differs
+
+  feed(n, wire::Suspect{1, "b", "c"});
+  CHECK(exchange(Millis{12})["b"] == std::pair{1u, S::suspect});
+  feed(n, wire::Alive{2, "b", ip(2), 7946, {}, vigil::swim::kVersions});
+  CHECK(exchange(Millis{13})["b"] == std::pair{2u, S::alive});
+  feed(n, wire::Alive{3, "b", ip(2), 7946, {}, vigil::swim::kVersions});  // alive to alive
+  CHECK(exchange(Millis{14})["b"] == std::pair{3u, S::alive});
+  feed(n, wire::Dead{3, "c", "b"});
+  CHECK(exchange(Millis{15})["c"] == std::pair{3u, S::dead});
+  feed(n, wire::Suspect{1, "a", "b"});  // refutation raises our own incarnation
+  CHECK(exchange(Millis{16})["a"] == std::pair{2u, S::alive});
+  feed(n, wire::Alive{1, "d", ip(4), 7946, {}, vigil::swim::kVersions});  // a newcomer
+  CHECK(exchange(Millis{17}).count("d") == 1);
 }
 
 TEST_CASE("a ping over a stream (memberlist's TCP fallback) is answered with its ack") {

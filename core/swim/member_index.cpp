@@ -1,0 +1,79 @@
+#include "swim/member_index.hpp"
+
+#include <functional>
+#include <utility>
+
+namespace vigil::swim {
+
+std::uint64_t MemberIndex::hash_of(std::string_view name) {
+  return std::hash<std::string_view>{}(name);
+}
+
+Member* MemberIndex::find(std::string_view name) const {
+  if (size_ == 0) return nullptr;
+  const std::uint64_t h = hash_of(name);
+  for (std::size_t i = slot_of(h);; i = (i + 1) & (slots_.size() - 1)) {
+    const Slot& s = slots_[i];
+    if (!s.member) return nullptr;
+    if (s.hash == h && s.member->name == name) return s.member;
+  }
+}
+
+void MemberIndex::insert(Member* member) {
+  if ((size_ + 1) * 2 > slots_.size()) grow();
+  const std::uint64_t h = hash_of(member->name);
+  for (std::size_t i = slot_of(h);; i = (i + 1) & (slots_.size() - 1)) {
+    Slot& s = slots_[i];
+    if (!s.member) {
+      s = Slot{h, member};
+      ++size_;
+      return;
+    }
+    if (s.hash == h && s.member->name == member->name) {
+      s.member = member;
+      return;
+    }
+  }
+}
+
+bool MemberIndex::erase(std::string_view name) {
+  if (size_ == 0) return false;
+  const std::size_t mask = slots_.size() - 1;
+  const std::uint64_t h = hash_of(name);
+  std::size_t hole = slot_of(h);
+  for (;; hole = (hole + 1) & mask) {
+    const Slot& s = slots_[hole];
+    if (!s.member) return false;
+    if (s.hash == h && s.member->name == name) break;
+  }
+  // Pull later entries of the run back into the hole when the hole lies on their probe path
+  // (between their home slot and where they sit), so every lookup still meets them.
+  for (std::size_t next = (hole + 1) & mask; slots_[next].member; next = (next + 1) & mask) {
+    const std::size_t home = slot_of(slots_[next].hash);
+    const std::size_t from_home_to_hole = (hole - home) & mask;
+    const std::size_t from_home_to_next = (next - home) & mask;
+    if (from_home_to_hole < from_home_to_next) {
+      slots_[hole] = slots_[next];
+      hole = next;
+    }
+  }
+  slots_[hole] = Slot{};
+  --size_;
+  return true;
+}
+
+void MemberIndex::grow() {
+  std::vector<Slot> old =
+      std::exchange(slots_, std::vector<Slot>(slots_.empty() ? 16 : slots_.size() * 2));
+  for (const Slot& s : old) {
+    if (!s.member) continue;
+    for (std::size_t i = slot_of(s.hash);; i = (i + 1) & (slots_.size() - 1)) {
+      if (!slots_[i].member) {
+        slots_[i] = s;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace vigil::swim

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "swim/member.hpp"
+
+namespace vigil::swim {
+
+// Members by name. Every datagram looks one up, in a table per node, so the layout matters more
+// than the algorithm: open addressing with linear probing keeps a lookup to one slot read (with
+// the full hash, so a mismatch rarely touches the member) and one member read, where a node-based
+// map chases three pointers. Deletion shifts the run back instead of leaving tombstones, so
+// churn never slows lookups down. The members themselves are owned elsewhere.
+class MemberIndex {
+ public:
+  Member* find(std::string_view name) const;
+  // Indexes `member` under its name, replacing any member indexed under the same name.
+  void insert(Member* member);
+  // Whether a member was indexed under `name`.
+  bool erase(std::string_view name);
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    Member* member = nullptr;
+  };
+  static std::uint64_t hash_of(std::string_view name);
+  std::size_t slot_of(std::uint64_t hash) const { return hash & (slots_.size() - 1); }
+  void grow();
+
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::size_t size_ = 0;
+};
+
+}  // namespace vigil::swim
