@@ -19,6 +19,21 @@ Member* MemberIndex::find(std::string_view name) const {
   }
 }
 
+void MemberIndex::prefetch_slot(std::string_view name) const {
+  if (size_ > 0) __builtin_prefetch(&slots_[slot_of(hash_of(name))]);
+}
+
+void MemberIndex::prefetch_member(std::string_view name) const {
+  if (size_ == 0) return;
+  const std::uint64_t h = hash_of(name);
+  for (std::size_t i = slot_of(h); slots_[i].member; i = (i + 1) & (slots_.size() - 1)) {
+    if (slots_[i].hash == h) {
+      __builtin_prefetch(slots_[i].member);
+      return;
+    }
+  }
+}
+
 void MemberIndex::insert(Member* member) {
   if ((size_ + 1) * 2 > slots_.size()) grow();
   const std::uint64_t h = hash_of(member->name);

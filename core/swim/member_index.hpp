@@ -22,6 +22,11 @@ class MemberIndex {
   // Whether a member was indexed under `name`.
   bool erase(std::string_view name);
   std::size_t size() const { return size_; }
+  // Hints for loops over many names (a full-state exchange): start loading the slot `name` hashes
+  // to, or — once that slot is likely cached — the member it holds, so that a later find() does
+  // not wait on memory. Neither changes anything.
+  void prefetch_slot(std::string_view name) const;
+  void prefetch_member(std::string_view name) const;
 
  private:
   struct Slot {

@@ -110,7 +110,7 @@ void Node::start(Millis now) {
   started_ = true;
   Member& self = *find(self_name_);
   self.state_change = now;
-  broadcast(self_name_, alive_message(self));
+  broadcast(now, self_name_, alive_message(self));
   schedule(now + stagger(config_.probe_interval), Timer::probe, probe_tick_token_ = next_token_++);
   schedule(now + stagger(config_.gossip_interval), Timer::gossip, gossip_token_ = next_token_++);
   // As memberlist: the first exchange waits a random stagger plus a whole (scaled) interval.
@@ -242,6 +242,13 @@ void Node::fire(const TimerEntry& e, Millis now) {
       return;
     case Timer::gossip:
       if (e.token != gossip_token_) return;
+      if (broadcasts_.empty()) {
+        // Nothing to say: stop ticking (and waking the host) until there is; see broadcast().
+        gossip_idle_ = true;
+        gossip_next_at_ = e.at + config_.gossip_interval;
+        gossip_token_ = next_token_++;
+        return;
+      }
       schedule(e.at + config_.gossip_interval, Timer::gossip, gossip_token_ = next_token_++);
       gossip(now);
       return;
@@ -426,10 +433,21 @@ std::size_t Node::packet_overhead() const {
          (cipher_ ? cipher_->overhead() : 0);
 }
 
-void Node::broadcast(const std::string& member, const wire::Message& message) {
+void Node::broadcast(Millis now, const std::string& member, const wire::Message& message) {
   wire::Bytes bytes;
   wire::encode(message, bytes);
   broadcasts_.queue(member, std::move(bytes));
+  if (gossip_idle_) resume_gossip(now);
+}
+
+void Node::resume_gossip(Millis now) {
+  // The ticks missed while idle would have found nothing to send; the next one is the first of
+  // the same schedule after now, as if the clock had been ticking all along.
+  gossip_idle_ = false;
+  const Millis interval = config_.gossip_interval;
+  Millis at = gossip_next_at_;
+  if (at <= now) at += interval * ((now - at) / interval + 1);
+  schedule(at, Timer::gossip, gossip_token_ = next_token_++);
 }
 
 void Node::send(const Address& to, const wire::Message& message, bool piggyback) {
@@ -637,7 +655,7 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
   merge_remote_state(now, *remote);
   // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
   // announcement may have been spent while we knew only the seed.
-  if (join && !left_) broadcast(self_name_, alive_message(*find(self_name_)));
+  if (join && !left_) broadcast(now, self_name_, alive_message(*find(self_name_)));
 }
 
 void Node::handle_stream_failure(Millis now, std::uint64_t id) {
@@ -688,7 +706,16 @@ bool Node::is_news(const wire::PushNodeStateView& r) const {
 }
 
 void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
-  for (const auto& r : remote.nodes) {
+  // Looking up a thousand names in a large simulation waits on memory for each one; staging
+  // the loads (slots 16 names ahead, members 8 ahead) overlaps those waits.
+  constexpr std::size_t kSlotsAhead = 16, kMembersAhead = 8;
+  const auto& nodes = remote.nodes;
+  for (std::size_t i = 0; i < nodes.size() && i < kSlotsAhead; ++i)
+    index_.prefetch_slot(nodes[i].name);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (i + kSlotsAhead < nodes.size()) index_.prefetch_slot(nodes[i + kSlotsAhead].name);
+    if (i + kMembersAhead < nodes.size()) index_.prefetch_member(nodes[i + kMembersAhead].name);
+    const auto& r = nodes[i];
     if (!is_news(r)) continue;
     const std::string name(r.name);
     switch (r.state) {
@@ -880,7 +907,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
     refute(now, *m, a.incarnation);
     return;
   }
-  broadcast(a.node, a);
+  broadcast(now, a.node, a);
   m->incarnation = a.incarnation;
   m->meta = a.meta;
   m->address = *address;
@@ -902,14 +929,14 @@ void Node::suspect_node(Millis now, const wire::Suspect& s) {
   Member* m = find(s.node);
   if (!m) return;
   if (s.incarnation < m->incarnation) {
-    if (m->name == self_name_) reassert_self(*m, s.from);
+    if (m->name == self_name_) reassert_self(now, *m, s.from);
     return;
   }
   // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
   // of it is passed on so further confirmations can flow.
   if (auto it = suspicions_.find(s.node); it != suspicions_.end()) {
     if (config_.lifeguard.lha_suspicion && it->second.timer.confirm(s.from)) {
-      broadcast(s.node, s);
+      broadcast(now, s.node, s);
       schedule(it->second.timer.deadline(), Timer::suspicion, it->second.token);
     }
     return;
@@ -919,7 +946,7 @@ void Node::suspect_node(Millis now, const wire::Suspect& s) {
     refute(now, *m, s.incarnation);
     return;
   }
-  broadcast(s.node, s);
+  broadcast(now, s.node, s);
   // Suspect #x overrides alive #y when x >= y: at equal incarnations bad news wins.
   m->incarnation = s.incarnation;
   set_state(*m, MemberState::suspect);
@@ -950,7 +977,7 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
   if (d.incarnation < m->incarnation) {
-    if (m->name == self_name_ && !left_) reassert_self(*m, d.from);
+    if (m->name == self_name_ && !left_) reassert_self(now, *m, d.from);
     return;
   }
   cancel_suspicion(d.node);
@@ -959,19 +986,19 @@ void Node::dead_node(Millis now, const wire::Dead& d) {
     refute(now, *m, d.incarnation);
     return;
   }
-  broadcast(d.node, d);
+  broadcast(now, d.node, d);
   m->incarnation = d.incarnation;
   set_state(*m, d.node == d.from ? MemberState::left : MemberState::dead);
   m->state_change = now;
   emit(now, m->state == MemberState::left ? EventKind::left : EventKind::dead, *m, d.from);
 }
 
-void Node::reassert_self(const Member& self, const std::string& accuser) {
+void Node::reassert_self(Millis now, const Member& self, const std::string& accuser) {
   // Beyond memberlist: an accusation against our older self means the accuser missed our
   // refutation (small retransmit limits let news die out). Say it again, unchanged, to everyone
   // and straight to the accuser: a prober staples the suspicion after its ping, so our ack has
   // already left by the time we read it and cannot carry the answer.
-  broadcast(self_name_, alive_message(self));
+  broadcast(now, self_name_, alive_message(self));
   if (accuser == self_name_) return;
   if (const Member* a = find(accuser); a && !a->dead_or_left())
     send(a->address, alive_message(self), /*piggyback=*/false);
@@ -983,7 +1010,7 @@ void Node::refute(Millis now, Member& self, Incarnation accused) {
   members_changed();
   if (config_.lifeguard.lha_probe) awareness_.apply(1);
   ++counters_.refutations;
-  broadcast(self_name_, alive_message(self));
+  broadcast(now, self_name_, alive_message(self));
   emit(now, EventKind::refuted, self);
 }
 

@@ -162,7 +162,8 @@ class Node {
   void reconnect(Millis now);
   void exchange_with(const Member& peer, bool join);
   Millis stagger(Millis period);
-  void broadcast(const std::string& member, const wire::Message& message);
+  void broadcast(Millis now, const std::string& member, const wire::Message& message);
+  void resume_gossip(Millis now);
   void send(const Address& to, const wire::Message& message, bool piggyback = true);
   void send_raw(const Address& to, wire::Bytes packet);
   void count_sent(const wire::Bytes& encoded);
@@ -194,7 +195,7 @@ class Node {
 
   Member* find(const std::string& name);
   Member& insert(std::unique_ptr<Member> member);
-  void reassert_self(const Member& self, const std::string& accuser);
+  void reassert_self(Millis now, const Member& self, const std::string& accuser);
   wire::Alive alive_message(const Member& m) const;
   int transmit_limit() const;
   // memberlist's kRandomNodes: up to k distinct members not excluded, in at most 3n draws.
@@ -231,6 +232,8 @@ class Node {
   std::uint64_t next_token_ = 1;
   std::uint64_t probe_tick_token_ = 0;
   std::uint64_t gossip_token_ = 0;
+  bool gossip_idle_ = false;  // the gossip tick is off while nothing waits to be sent
+  Millis gossip_next_at_{0};  // when idle: the tick that found nothing, plus one interval
   std::uint64_t push_pull_token_ = 0;
   std::uint64_t reconnect_token_ = 0;
 

@@ -289,6 +289,34 @@ TEST_CASE("a full-state exchange always sends the table as it is now") {
   CHECK(exchange(Millis{17}).count("d") == 1);
 }
 
+TEST_CASE("gossip sleeps while nothing waits to be sent, and resumes on its own schedule") {
+  Config config = Config::lan();  // gossip every 200 ms to 3 members, probes every second
+  config.round_based = true;      // no random phases: the first gossip tick is at 200 ms
+  config.push_pull_interval = Millis{0};
+  config.reconnect_interval = Millis{0};
+  auto n = node_a(config);
+  n.start(Millis{0});  // queues our own alive; 4 transmissions: 3 at 200 ms, 1 at 400 ms
+  auto gossiped = [&](Millis now) {
+    n.handle_tick(now);
+    auto msgs = sent(n);
+    return of_type<wire::Alive>(msgs).size() + of_type<wire::Suspect>(msgs).size();
+  };
+  CHECK(gossiped(Millis{200}) == 2);  // only two other members to tell
+  CHECK(gossiped(Millis{400}) == 2);
+  CHECK(n.pending_broadcasts() == 0);
+  n.handle_tick(Millis{600});  // the tick that finds nothing to say
+  // No more gossip ticks: the next wake-up is the first probe, not 800 ms.
+  CHECK(n.next_deadline() == Millis{1000});
+  n.handle_tick(Millis{1000});
+  sent(n);
+  // News at 1,130 ms goes out at 1,200 ms, the tick the schedule would have reached anyway.
+  n.handle_datagram(Millis{1130}, addr(3), wire::encode(wire::Suspect{1, "b", "c"}));
+  sent(n);
+  CHECK(n.next_deadline() <= Millis{1200});
+  CHECK(gossiped(Millis{1199}) == 0);
+  CHECK(gossiped(Millis{1200}) > 0);
+}
+
 TEST_CASE("a ping over a stream (memberlist's TCP fallback) is answered with its ack") {
   Node a = node_a();
   const wire::Bytes ping = wire::encode(wire::Ping{
