@@ -358,8 +358,13 @@ std::optional<swim::Address> Agent::address_of(const std::string& member) const 
   return m->address;
 }
 
+AgentViewContext Agent::view_at(Millis at) const {
+  return AgentViewContext{node_, detectors_, faults_, options_.profile, at, paused_,
+                          http_ ? http_->refusals() : LwsHost::Refusals{}};
+}
+
 HttpResponse Agent::http(const std::string& uri) {
-  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  const AgentViewContext view = view_at(now());
   if (uri == "/v1/members") return {200, "application/json", members_json(view, false).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
@@ -371,13 +376,13 @@ HttpResponse Agent::http(const std::string& uri) {
 }
 
 void Agent::on_ws_open(LwsHost::ClientId client) {
-  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  const AgentViewContext view = view_at(now());
   http_->send(client, snapshot_json(view).dump());
   settle();  // viewers want stats: make sure the timer runs
 }
 
 void Agent::broadcast_stats() {
-  const AgentViewContext view{node_, detectors_, faults_, options_.profile, now(), paused_};
+  const AgentViewContext view = view_at(now());
   http_->broadcast(stats_json(view).dump());
 }
 
@@ -408,7 +413,7 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
       [&](const auto& c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, command::Snapshot>) {
-          const AgentViewContext view{node_, detectors_, faults_, options_.profile, t, paused_};
+          const AgentViewContext view = view_at(t);
           http_->send(client, snapshot_json(view).dump());
         } else if constexpr (std::is_same_v<T, command::Inject>) {
           if (auto s = faults_.configure(c.faults); !s) failure = s.error().message;

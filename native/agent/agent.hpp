@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_view.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/peer_detectors.hpp"
 #include "base/result.hpp"
@@ -62,6 +63,7 @@ class Agent : private RawHandler {
   Agent(const AgentOptions& options, swim::Node node, sim::Rng rng);
   Status open_sockets();
   Millis now() const;
+  AgentViewContext view_at(Millis at) const;
 
   // UDP (RawHandler).
   void on_readable() override;

@@ -206,6 +206,13 @@ std::string metrics_text(const AgentViewContext& c) {
   for (std::size_t t = 0; t < swim::Counters::kTypes; ++t)
     if (k.messages_received[t])
       out << "vigil_messages_received_total{type=\"" << kTypeNames[t] << "\"} " << k.messages_received[t] << "\n";
+  counter("vigil_ws_refused_origins_total",
+          "WebSocket upgrades refused with 403 because their Origin is not allowed.",
+          c.ws_refusals.origins);
+  counter("vigil_ws_rate_limited_total",
+          "WebSocket messages dropped by their connection's rate limit.", c.ws_refusals.rate_limited);
+  counter("vigil_ws_too_large_total", "WebSocket messages refused for exceeding 64 KiB.",
+          c.ws_refusals.too_large);
   out << "# HELP vigil_local_health_multiplier Lifeguard's local health score (0 healthy).\n"
       << "# TYPE vigil_local_health_multiplier gauge\n"
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";

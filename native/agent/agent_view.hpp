@@ -6,6 +6,7 @@
 #include "agent/fault_injector.hpp"
 #include "agent/peer_detectors.hpp"
 #include "base/time.hpp"
+#include "http/lws_host.hpp"
 #include "swim/node.hpp"
 
 namespace vigil::native {
@@ -18,6 +19,7 @@ struct AgentViewContext {
   const std::string& profile;
   Millis now;
   bool paused;
+  LwsHost::Refusals ws_refusals;  // what the WebSocket endpoint turned away
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

@@ -208,7 +208,7 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
       // know with a proper 403 (returning > 0 tells lws we answered).
       LwsHost* host = host_of(wsi);
       if (origin_allowed(wsi, host->options_.origins)) return 0;
-      ++host->refused_origins_;
+      ++host->refusals_.origins;
       lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "Origin not allowed");
       return 1;
     }
@@ -302,12 +302,14 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
         const Millis now = steady_now();
         if (!client->bucket.take(now)) {
           ++client->dropped;
+          ++host->refusals_.rate_limited;
           if (client->last_notice && now - *client->last_notice < kRateNoticeEvery) return 0;
           client->last_notice = now;
           if (host->handlers_.on_message)
             host->handlers_.on_message(client->id, {}, LwsHost::Inbound::rate_limited);
           return 0;
         }
+        if (too_large) ++host->refusals_.too_large;
         if (host->handlers_.on_message)
           host->handlers_.on_message(client->id, message,
                                      too_large ? LwsHost::Inbound::too_large : LwsHost::Inbound::ok);

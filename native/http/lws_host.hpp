@@ -94,8 +94,13 @@ class LwsHost {
   std::size_t clients() const { return clients_.size(); }
   // Messages from `client` dropped by the rate limit so far.
   std::uint64_t dropped(ClientId client) const;
-  // WebSocket upgrades refused because of their Origin, since start.
-  std::uint64_t refused_origins() const { return refused_origins_; }
+  // What the WebSocket endpoint turned away since start, over all connections.
+  struct Refusals {
+    std::uint64_t origins = 0;       // upgrades refused because of their Origin (403)
+    std::uint64_t rate_limited = 0;  // messages dropped by a connection's rate limit
+    std::uint64_t too_large = 0;     // messages over max_message
+  };
+  const Refusals& refusals() const { return refusals_; }
 
   // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
   // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
@@ -119,7 +124,7 @@ class LwsHost {
   std::unique_ptr<Impl> impl_;
   std::map<ClientId, Client*> clients_;
   ClientId next_client_ = 1;
-  std::uint64_t refused_origins_ = 0;
+  Refusals refusals_;
 };
 
 }  // namespace vigil::native

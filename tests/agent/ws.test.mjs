@@ -110,6 +110,13 @@ check(viewer.messages.length > eventsBefore, 'a viewer receives suspect, then de
 const metrics = (await httpGet(a.httpPort, '/metrics')).body;
 check(/vigil_members\{state="alive"\} \d+/.test(metrics) && /vigil_probes_total \d+/.test(metrics) &&
       /vigil_local_health_multiplier \d+/.test(metrics), '/metrics speaks Prometheus text');
+const counted = (name) => Number((metrics.match(new RegExp(`^${name} (\\d+)$`, 'm')) ?? [])[1]);
+check(counted('vigil_ws_too_large_total') === 2, `/metrics counts the 2 oversized messages (${counted('vigil_ws_too_large_total')})`);
+// Every unanswered command of the burst was dropped (retries while the bucket refilled may add a few).
+const rateLimited = counted('vigil_ws_rate_limited_total');
+check(rateLimited >= 100 - answeredBurst() && rateLimited <= 100,
+      `/metrics counts every message the rate limit dropped (${rateLimited}; ${answeredBurst()} of 100 answered)`);
+check(counted('vigil_ws_refused_origins_total') === 0, 'no Origin refused yet');
 check((await httpGet(a.httpPort, '/v1/nope')).status === 404, 'unknown API paths are 404');
 const selfView = await getJson(a.httpPort, '/v1/self');
 check(selfView.name === 'agent-0' && selfView.incarnation >= 1, '/v1/self describes the agent');
@@ -130,6 +137,8 @@ for (const origin of ['http://evil.example', 'https://127.0.0.1:' + a.httpPort, 
   const r = await openWith(a.httpPort, origin);
   check(!r.opened && r.status === 403, `Origin ${origin} is refused with 403 (${JSON.stringify(r)})`);
 }
+const refusedNow = Number((await httpGet(a.httpPort, '/metrics')).body.match(/^vigil_ws_refused_origins_total (\d+)$/m)[1]);
+check(refusedNow === 5, `/metrics counts the 5 refused Origins (${refusedNow})`);
 for (const origin of [`http://127.0.0.1:${a.httpPort}`, `http://LOCALHOST:${a.httpPort}`, undefined]) {
   const r = await openWith(a.httpPort, origin);
   check(r.opened && r.first === 'snapshot', `Origin ${origin ?? '(none)'} is accepted and gets a snapshot`);
