@@ -218,8 +218,9 @@ bool Node::timer_is_dead(const TimerEntry& e) const {
 }
 
 void Node::drop_dead_timers() {
-  // Every answered probe leaves its timeout and deadline behind; popping them keeps
-  // next_deadline() from waking the host for nothing.
+  // Every finished probe leaves its timeout and deadline behind; popping them whenever they
+  // head the queue (after a probe ends, after timers fire) keeps next_deadline() from waking
+  // the host for nothing.
   while (!timers_.empty() && timer_is_dead(timers_.top())) timers_.pop();
 }
 
@@ -420,12 +421,17 @@ void Node::finish_probe(Millis now, bool acked) {
       suspect_node(now, wire::Suspect{m->incarnation, m->name, self_name_});
   }
   if (probe_tick_pending_) start_probe(now);
+  drop_dead_timers();  // the probe's timeout and deadline may now head the queue
 }
 
 // ------------------------------------------------------------------------------ dissemination
 
 void Node::count_sent(const wire::Bytes& encoded) {
   if (!encoded.empty() && encoded[0] < Counters::kTypes) ++counters_.messages_sent[encoded[0]];
+}
+
+std::span<const std::uint8_t> Node::label_bytes() const {
+  return {reinterpret_cast<const std::uint8_t*>(config_.label.data()), config_.label.size()};
 }
 
 std::size_t Node::packet_overhead() const {
@@ -476,8 +482,7 @@ void Node::send(const Address& to, const wire::Message& message, bool piggyback)
 void Node::send_raw(const Address& to, wire::Bytes packet) {
   if (cipher_) {
     // memberlist's order: seal the packet (CRC and compound inside), label header outside.
-    const auto* label = reinterpret_cast<const std::uint8_t*>(config_.label.data());
-    auto sealed = cipher_->seal(packet, std::span<const std::uint8_t>(label, config_.label.size()));
+    auto sealed = cipher_->seal(packet, label_bytes());
     if (!sealed) return;
     packet = std::move(sealed).value();
   }
@@ -640,7 +645,6 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
     // Contact over TCP counts for the probe, as in memberlist: the target is alive even if the
     // UDP path to it is broken.
     if (probe_ && probe_->seq == seq) finish_probe(now, true);
-    drop_dead_timers();
     return;
   }
   auto it = streams_.find(id);
@@ -759,8 +763,7 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
   std::span<const std::uint8_t> packet = labelled->rest;
   wire::Bytes opened;
   if (cipher_) {
-    const auto* label = reinterpret_cast<const std::uint8_t*>(config_.label.data());
-    auto plain = cipher_->open(packet, std::span<const std::uint8_t>(label, config_.label.size()));
+    auto plain = cipher_->open(packet, label_bytes());
     if (!plain) {
       ++counters_.datagrams_rejected;
       ++counters_.datagrams_decrypt_failed;
@@ -778,7 +781,6 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
     ++counters_.messages_received[Counters::index(wire::type_of(m))];
     dispatch(now, from, m);
   }
-  drop_dead_timers();
 }
 
 void Node::dispatch(Millis now, const Address& from, const wire::Message& message) {

@@ -168,6 +168,8 @@ class Node {
   void send_raw(const Address& to, wire::Bytes packet);
   void count_sent(const wire::Bytes& encoded);
   std::size_t packet_overhead() const;
+  // The label as the cipher authenticates it (associated data).
+  std::span<const std::uint8_t> label_bytes() const;
   wire::Bytes local_state(bool join);
   wire::Bytes encode_state(bool join) const;
   // Every change to a member's fields, to the set of members or to their order calls this.

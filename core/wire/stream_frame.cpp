@@ -62,16 +62,9 @@ Result<Bytes> frame_stream(std::span<const std::uint8_t> message, std::string_vi
   auto sealed = cipher->seal(message, envelope_aad(header, label));
   if (!sealed) return sealed.error();
   if (sealed->size() != sealed_size) return Error{"the cipher's overhead is not what it announced"};
-  Bytes out;
-  out.reserve(2 + label.size() + kEnvelopeHeader + sealed->size());
-  if (labelled) {
-    out.push_back(kLabel);
-    out.push_back(static_cast<std::uint8_t>(label.size()));
-    out.insert(out.end(), label.begin(), label.end());
-  }
-  out.insert(out.end(), header, header + kEnvelopeHeader);
-  out.insert(out.end(), sealed->begin(), sealed->end());
-  return out;
+  Bytes envelope(header, header + kEnvelopeHeader);
+  envelope.insert(envelope.end(), sealed->begin(), sealed->end());
+  return labelled ? add_label(label, envelope) : Result<Bytes>(std::move(envelope));
 }
 
 StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view label,
