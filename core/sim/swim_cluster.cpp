@@ -22,6 +22,7 @@ void add(swim::Counters& into, const swim::Counters& c) {
   into.datagrams_rejected += c.datagrams_rejected;
   into.streams_sent += c.streams_sent;
   into.stream_bytes_sent += c.stream_bytes_sent;
+  into.exchanges_unchanged += c.exchanges_unchanged;
   into.probes += c.probes;
   into.probes_failed += c.probes_failed;
   into.indirect_probes += c.indirect_probes;

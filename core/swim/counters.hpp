@@ -28,6 +28,7 @@ struct Counters {
   std::uint64_t user_messages = 0;          // type 8 (Serf's events), handed up as bytes
   std::uint64_t user_messages_dropped = 0;  // of those: the host had not drained the last 256
   std::uint64_t stream_bytes_sent = 0;
+  std::uint64_t exchanges_unchanged = 0;  // full states received that matched our own view
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
   std::uint64_t indirect_probes = 0;  // probes that needed helpers

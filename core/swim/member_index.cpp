@@ -19,6 +19,14 @@ Member* MemberIndex::find(std::string_view name) const {
   }
 }
 
+bool MemberIndex::probably_contains(std::string_view name) const {
+  if (size_ == 0) return false;
+  const std::uint64_t h = hash_of(name);
+  for (std::size_t i = slot_of(h); slots_[i].member; i = (i + 1) & (slots_.size() - 1))
+    if (slots_[i].hash == h) return true;
+  return false;
+}
+
 void MemberIndex::prefetch_slot(std::string_view name) const {
   if (size_ > 0) __builtin_prefetch(&slots_[slot_of(hash_of(name))]);
 }

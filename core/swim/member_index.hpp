@@ -17,6 +17,10 @@ namespace vigil::swim {
 class MemberIndex {
  public:
   Member* find(std::string_view name) const;
+  // Whether some member's name hashes as `name` does (64 bits): one slot read, where find()
+  // reads the member too. For questions where a collision — one in 2^64 for a pair of names —
+  // costs nothing worse than a missed shortcut.
+  bool probably_contains(std::string_view name) const;
   // Indexes `member` under its name, replacing any member indexed under the same name.
   void insert(Member* member);
   // Whether a member was indexed under `name`.

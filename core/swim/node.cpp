@@ -542,7 +542,14 @@ wire::Bytes Node::encode_state(bool join) const {
   std::vector<wire::PushNodeStateView> views;
   ips.reserve(nodes_.size());
   views.reserve(nodes_.size());
-  for (const auto& m : nodes_) {
+  // In name order, not probe order: two members that see the cluster alike then send the same
+  // bytes, which lets the receiver recognise its own view without decoding it (is_own_view).
+  std::vector<const Member*> sorted;
+  sorted.reserve(nodes_.size());
+  for (const auto& m : nodes_) sorted.push_back(m.get());
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Member* a, const Member* b) { return a->name < b->name; });
+  for (const Member* m : sorted) {
     ips.push_back(m->address.ip_bytes());
     wire::PushNodeStateView v;
     v.name = m->name;
@@ -617,6 +624,10 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
     ++counters_.stream_pings_answered;
     return wire::encode(wire::Ack{ping.seq_no, {}});
   }
+  if (is_own_view(bytes)) {
+    ++counters_.exchanges_unchanged;
+    return state_cache_->bytes;
+  }
   auto remote = wire::decode_push_pull_view(bytes);
   if (!remote) return remote.error();
   wire::Bytes reply = local_state(remote->join);
@@ -651,12 +662,16 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
   if (it == streams_.end()) return;
   const bool join = it->second;
   streams_.erase(it);
-  auto remote = wire::decode_push_pull_view(bytes);
-  if (!remote) {
-    ++counters_.datagrams_rejected;
-    return;
+  if (is_own_view(bytes)) {
+    ++counters_.exchanges_unchanged;
+  } else {
+    auto remote = wire::decode_push_pull_view(bytes);
+    if (!remote) {
+      ++counters_.datagrams_rejected;
+      return;
+    }
+    merge_remote_state(now, *remote);
   }
-  merge_remote_state(now, *remote);
   // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
   // announcement may have been spent while we knew only the seed.
   if (join && !left_) broadcast(now, self_name_, alive_message(*find(self_name_)));
@@ -679,6 +694,15 @@ wire::StreamRead Node::read_stream(
   auto read = wire::read_stream(received, config_.label, cipher_.get(), complete, part);
   if (read.status == wire::StreamRead::Status::refused) ++counters_.streams_rejected;
   return read;
+}
+
+bool Node::is_own_view(std::span<const std::uint8_t> bytes) const {
+  // Byte for byte our last encoding: every entry names a member we hold with exactly that
+  // address, incarnation, state, meta and versions, so is_news() would reject each one. The
+  // exception is a pending suspicion, which a remote suspect or dead entry confirms; with one
+  // pending, take the long way.
+  return state_cache_ && suspicions_.empty() && bytes.size() == state_cache_->bytes.size() &&
+         std::equal(bytes.begin(), bytes.end(), state_cache_->bytes.begin());
 }
 
 bool Node::is_news(const wire::PushNodeStateView& r) const {
@@ -826,7 +850,8 @@ void Node::on_ping(Millis now, const Address& from, const wire::Ping& ping) {
   send(reply_to, wire::Ack{ping.seq_no, {}});
   // Beyond memberlist: a prober we have never heard of knows a membership we lack (its join
   // news died out before reaching us): exchange state with it rather than wait for anti-entropy.
-  if (!ping.source_node.empty() && !left_ && !find(ping.source_node)) {
+  // Every ping asks this, so it reads only the index: see MemberIndex::probably_contains.
+  if (!ping.source_node.empty() && !left_ && !index_.probably_contains(ping.source_node)) {
     auto last = introductions_.find(reply_to);
     if (last == introductions_.end() || now - last->second >= config_.probe_interval * 2) {
       introductions_[reply_to] = now;

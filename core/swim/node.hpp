@@ -174,6 +174,8 @@ class Node {
   wire::Bytes encode_state(bool join) const;
   // Every change to a member's fields, to the set of members or to their order calls this.
   void members_changed() { state_cache_.reset(); }
+  // Whether a full-state exchange carries exactly our own view, so merging it changes nothing.
+  bool is_own_view(std::span<const std::uint8_t> bytes) const;
   bool is_news(const wire::PushNodeStateView& remote) const;
   void merge_remote_state(Millis now, const wire::PushPullView& remote);
 

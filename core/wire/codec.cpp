@@ -550,6 +550,11 @@ MessageType type_of(const Message& message) {
 }
 
 void encode(const Message& message, Bytes& out) {
+  // Room for a typical message (a ping with its names is about 70 bytes) in one allocation;
+  // growing byte by byte from empty cost more than the encoding itself.
+  constexpr std::size_t kTypical = 128;
+  if (out.capacity() - out.size() < kTypical)
+    out.reserve(std::max(out.size() + kTypical, 2 * out.capacity()));
   out.push_back(static_cast<std::uint8_t>(type_of(message)));
   std::visit([&](const auto& m) { encode_body(m, out); }, message);
 }

@@ -62,7 +62,9 @@ await waitFor(async () => {
 }, bound, 'every survivor to mark agent-4 dead');
 const took = Date.now() - t0;
 console.log(`kill -9 detected by all survivors in ${took} ms (bound ${bound} ms)`);
-check(took < 10000, `with the local profile that took well under 10 s (${took} ms)`);
+// No tighter check: a legitimate run can need 2N-1 periods before anyone probes agent-4 and as
+// many again before a second prober confirms the suspicion, which is what shortens its timeout
+// from 18 s; a fixed 10 s once failed here on a loaded machine with nothing wrong.
 
 // SIGTERM: a graceful leave, seen as "left" everywhere.
 const leaver = cluster.byName('agent-3');

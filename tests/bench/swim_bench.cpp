@@ -54,12 +54,13 @@ int main(int argc, char** argv) {
       "{\"nodes\": %zu, \"periods\": %d, \"loss\": %.3f, \"push_pull\": %s, \"datagrams\": %.0f,\n"
       " \"bytes\": %llu, \"streams\": %llu, \"stream_bytes\": %llu,\n"
       " \"setup_s\": %.3f, \"run_s\": %.3f, \"msgs_per_s\": %.0f, \"ns_per_msg\": %.1f,\n"
-      " \"suspicions\": %llu, \"refutations\": %llu}\n",
+      " \"suspicions\": %llu, \"refutations\": %llu, \"exchanges_unchanged\": %llu}\n",
       nodes, periods, loss, push_pull ? "true" : "false", msgs,
       static_cast<unsigned long long>(totals.bytes_sent),
       static_cast<unsigned long long>(totals.streams_sent),
       static_cast<unsigned long long>(totals.stream_bytes_sent), setup_s, run_s, msgs / run_s,
       run_s * 1e9 / msgs, static_cast<unsigned long long>(totals.suspicions),
-      static_cast<unsigned long long>(totals.refutations));
+      static_cast<unsigned long long>(totals.refutations),
+      static_cast<unsigned long long>(totals.exchanges_unchanged));
   return 0;
 }

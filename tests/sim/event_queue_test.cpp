@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 
 #include "sim/event_queue.hpp"
+#include "sim/rng.hpp"
 
 using vigil::Millis;
 using vigil::sim::EventQueue;
@@ -26,4 +28,45 @@ TEST_CASE("clear empties the queue") {
   q.push(Millis{1}, 1);
   q.clear();
   CHECK(q.empty());
+}
+
+TEST_CASE("far-future and late events keep time and push order") {
+  EventQueue<std::string> q;
+  q.push(Millis{100000}, "far1");  // beyond the calendar's window
+  q.push(Millis{5}, "near");
+  q.push(Millis{100000}, "far2");
+  CHECK(q.pop().event == "near");
+  CHECK(q.next_time() == Millis{100000});
+  q.push(Millis{100000}, "far3");  // the window has not reached it: it queues behind far1, far2
+  q.push(Millis{2}, "late");       // before the last pop: comes out first
+  std::string order;
+  while (!q.empty()) order += q.pop().event + " ";
+  CHECK(order == "late far1 far2 far3 ");
+}
+
+TEST_CASE("a random schedule comes out exactly as a stable sort by time would order it") {
+  // The reference: (time, push number) pairs, ordered; the queue must agree on every pop.
+  EventQueue<std::uint64_t> q;
+  std::set<std::pair<std::int64_t, std::uint64_t>> reference;
+  vigil::sim::Rng rng(42);
+  std::int64_t now = 0;
+  std::uint64_t pushed = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (reference.empty() || rng.below(100) < 55) {
+      // Mostly a few ms ahead, sometimes seconds or minutes, rarely in the past.
+      const std::uint32_t kind = rng.below(100);
+      std::int64_t at = now + rng.below(kind < 80 ? 20 : kind < 95 ? 5000 : 300000);
+      if (kind == 99) at = now - static_cast<std::int64_t>(rng.below(50));
+      q.push(Millis{at}, pushed);
+      reference.insert({at, pushed++});
+    } else {
+      REQUIRE(q.next_time() == Millis{reference.begin()->first});
+      const auto e = q.pop();
+      REQUIRE(e.at.count() == reference.begin()->first);
+      REQUIRE(e.event == reference.begin()->second);
+      reference.erase(reference.begin());
+      now = std::max(now, e.at.count());
+    }
+    REQUIRE(q.size() == reference.size());
+  }
 }

@@ -29,11 +29,14 @@ TEST_CASE("the member index finds, replaces and forgets members by name") {
   CHECK(index.find("a") == &a);
   CHECK(index.find("b") == &b);
   CHECK(index.find("c") == nullptr);
+  CHECK(index.probably_contains("a"));
+  CHECK_FALSE(index.probably_contains("c"));
   index.insert(&a2);  // same name: replaced, not added
   CHECK(index.size() == 2);
   CHECK(index.find("a") == &a2);
   CHECK(index.erase("a"));
   CHECK(index.find("a") == nullptr);
+  CHECK_FALSE(index.probably_contains("a"));
   CHECK(index.find("b") == &b);
   CHECK(index.size() == 1);
 }
@@ -60,6 +63,7 @@ TEST_CASE("the member index agrees with std::map through heavy churn") {
       for (const auto& p : pool) {
         auto it = reference.find(p->name);
         REQUIRE(index.find(p->name) == (it == reference.end() ? nullptr : it->second));
+        REQUIRE(index.probably_contains(p->name) == (it != reference.end()));
       }
     }
   }

@@ -289,6 +289,57 @@ TEST_CASE("a full-state exchange always sends the table as it is now") {
   CHECK(exchange(Millis{17}).count("d") == 1);
 }
 
+TEST_CASE("members that see the cluster alike send the same full state, whatever their order") {
+  // "a" learns b then c; "b" learns c then a, and both have shuffled their probe order.
+  auto a = node_a();
+  auto b = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
+  b.add_member(Millis{0}, "c", addr(3));
+  b.add_member(Millis{0}, "a", addr(1));
+  a.start(Millis{0});
+  b.start(Millis{0});
+  wire::Bytes empty;
+  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
+  auto from_a = a.handle_stream(Millis{1}, addr(9), empty);
+  auto from_b = b.handle_stream(Millis{1}, addr(9), empty);
+  REQUIRE(from_a.ok());
+  REQUIRE(from_b.ok());
+  CHECK(*from_a == *from_b);
+
+  // So each recognises the other's state as its own and skips the merge.
+  CHECK(a.counters().exchanges_unchanged == 0);
+  auto reply = a.handle_stream(Millis{2}, addr(2), *from_b);
+  REQUIRE(reply.ok());
+  CHECK(*reply == *from_a);
+  CHECK(a.counters().exchanges_unchanged == 1);
+  CHECK(a.member_count() == 3);
+
+  // A view that differs in one incarnation is merged the long way, and the news taken.
+  auto newer = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), 4).value();
+  newer.add_member(Millis{0}, "a", addr(1));
+  newer.add_member(Millis{0}, "b", addr(2));
+  auto from_newer = newer.handle_stream(Millis{1}, addr(9), empty);
+  REQUIRE(from_newer.ok());
+  a.handle_stream(Millis{3}, addr(3), *from_newer);
+  CHECK(a.counters().exchanges_unchanged == 1);
+  CHECK(a.member("c")->incarnation == 4);
+}
+
+TEST_CASE("our own view is merged the long way while a suspicion is pending") {
+  // A remote suspect entry confirms a pending suspicion even when it matches our own table.
+  auto n = node_a();
+  feed(n, wire::Suspect{1, "b", "c"});
+  wire::Bytes empty;
+  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
+  auto own = n.handle_stream(Millis{11}, addr(9), empty);
+  REQUIRE(own.ok());
+  n.outbox().clear();
+  auto reply = n.handle_stream(Millis{12}, addr(3), *own);
+  REQUIRE(reply.ok());
+  CHECK(*reply == *own);
+  CHECK(n.counters().exchanges_unchanged == 0);
+  CHECK(state(n, "b") == MemberState::suspect);
+}
+
 TEST_CASE("gossip sleeps while nothing waits to be sent, and resumes on its own schedule") {
   Config config = Config::lan();  // gossip every 200 ms to 3 members, probes every second
   config.round_based = true;      // no random phases: the first gossip tick is at 200 ms
