@@ -81,6 +81,7 @@ json counters_json(const swim::Counters& k) {
           {"stream_pings_answered", k.stream_pings_answered},
           {"stream_pings_sent", k.stream_pings_sent},
           {"stream_pings_acked", k.stream_pings_acked},
+          {"exchanges_unchanged", k.exchanges_unchanged},
           {"user_messages", k.user_messages}};
 }
 
@@ -195,6 +196,9 @@ std::string metrics_text(const AgentViewContext& c) {
   counter("vigil_stream_pings_answered_total",
           "Pings that arrived over TCP (memberlist's fallback probe) and were acked.",
           k.stream_pings_answered);
+  counter("vigil_exchanges_unchanged_total",
+          "Full-state exchanges received that matched this agent's own view (not merged).",
+          k.exchanges_unchanged);
   counter("vigil_bytes_sent_total", "UDP payload bytes sent.", k.bytes_sent);
   counter("vigil_bytes_received_total", "UDP payload bytes received.", k.bytes_received);
   out << "# HELP vigil_messages_sent_total Messages sent, by type (compound parts counted).\n"

@@ -109,7 +109,8 @@ check(viewer.messages.length > eventsBefore, 'a viewer receives suspect, then de
 // Plain HTTP endpoints.
 const metrics = (await httpGet(a.httpPort, '/metrics')).body;
 check(/vigil_members\{state="alive"\} \d+/.test(metrics) && /vigil_probes_total \d+/.test(metrics) &&
-      /vigil_local_health_multiplier \d+/.test(metrics), '/metrics speaks Prometheus text');
+      /vigil_local_health_multiplier \d+/.test(metrics) && /vigil_exchanges_unchanged_total \d+/.test(metrics),
+      '/metrics speaks Prometheus text');
 const counted = (name) => Number((metrics.match(new RegExp(`^${name} (\\d+)$`, 'm')) ?? [])[1]);
 check(counted('vigil_ws_too_large_total') === 2, `/metrics counts the 2 oversized messages (${counted('vigil_ws_too_large_total')})`);
 // Every unanswered command of the burst was dropped (retries while the bucket refilled may add a few).
