@@ -624,6 +624,9 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
     ++counters_.stream_pings_answered;
     return wire::encode(wire::Ack{ping.seq_no, {}});
   }
+  // The reply is our table either way; encoding it first (as a periodic exchange, the common
+  // kind) lets even a first exchange be recognised as our own view.
+  if (!state_cache_) local_state(false);
   if (is_own_view(bytes)) {
     ++counters_.exchanges_unchanged;
     return state_cache_->bytes;

@@ -312,6 +312,10 @@ TEST_CASE("members that see the cluster alike send the same full state, whatever
   CHECK(*reply == *from_a);
   CHECK(a.counters().exchanges_unchanged == 1);
   CHECK(a.member_count() == 3);
+  // Also on a node's very first exchange, before it ever encoded its table.
+  auto fresh = node_a();
+  REQUIRE(fresh.handle_stream(Millis{2}, addr(2), *from_b).ok());
+  CHECK(fresh.counters().exchanges_unchanged == 1);
 
   // A view that differs in one incarnation is merged the long way, and the news taken.
   auto newer = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), 4).value();
