@@ -81,9 +81,9 @@ void SwimCluster::boot(std::size_t i, swim::Incarnation incarnation) {
   h.backlog.clear();
   h.scheduled_wake = Millis::max();
   if (options_.static_membership) {
+    h.node->reserve(hosts_.size());
     for (std::size_t j = 0; j < hosts_.size(); ++j)
       if (j != i) h.node->add_member(now_, hosts_[j].name, address_of(j));
-    h.node->outbox().events.clear();  // the static bootstrap is not news
   }
   h.node->start(now_);
   if (!options_.static_membership && i != 0) h.node->join(now_, {address_of(0)});

@@ -85,9 +85,16 @@ bool MemberIndex::erase(std::string_view name) {
   return true;
 }
 
-void MemberIndex::grow() {
-  std::vector<Slot> old =
-      std::exchange(slots_, std::vector<Slot>(slots_.empty() ? 16 : slots_.size() * 2));
+void MemberIndex::reserve(std::size_t members) {
+  std::size_t want = 16;
+  while (want < 2 * members) want *= 2;  // at most half full, as insert() keeps it
+  if (want > slots_.size()) rehash(want);
+}
+
+void MemberIndex::grow() { rehash(slots_.empty() ? 16 : slots_.size() * 2); }
+
+void MemberIndex::rehash(std::size_t slots) {
+  std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots));
   for (const Slot& s : old) {
     if (!s.member) continue;
     for (std::size_t i = slot_of(s.hash);; i = (i + 1) & (slots_.size() - 1)) {

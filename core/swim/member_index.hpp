@@ -26,6 +26,8 @@ class MemberIndex {
   // Whether a member was indexed under `name`.
   bool erase(std::string_view name);
   std::size_t size() const { return size_; }
+  // Room for `members` without growing (and rehashing) on the way.
+  void reserve(std::size_t members);
   // Hints for loops over many names (a full-state exchange): start loading the slot `name` hashes
   // to, or — once that slot is likely cached — the member it holds, so that a later find() does
   // not wait on memory. Neither changes anything.
@@ -40,6 +42,7 @@ class MemberIndex {
   static std::uint64_t hash_of(std::string_view name);
   std::size_t slot_of(std::uint64_t hash) const { return hash & (slots_.size() - 1); }
   void grow();
+  void rehash(std::size_t slots);
 
   std::vector<Slot> slots_;  // a power of two, at most half full
   std::size_t size_ = 0;

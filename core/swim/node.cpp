@@ -149,7 +149,12 @@ void Node::add_member(Millis now, const std::string& name, Address address,
   m->incarnation = incarnation;
   m->vsn = kVersions;
   m->state_change = now;
-  emit(now, EventKind::join, insert(std::move(m)));
+  insert(std::move(m));
+}
+
+void Node::reserve(std::size_t members) {
+  nodes_.reserve(members);
+  index_.reserve(members);
 }
 
 Status Node::reconfigure(const Config& config) {

@@ -50,9 +50,12 @@ class Node {
   void start(Millis now);
   // Asks each seed for a full-state exchange (memberlist's join).
   void join(Millis now, const std::vector<Address>& seeds);
-  // Knows `name` as alive without any exchange: for static bootstraps in simulations.
+  // Knows `name` as alive without any exchange: for static bootstraps in simulations. A
+  // bootstrap is not news, so no event is emitted.
   void add_member(Millis now, const std::string& name, Address address,
                   Incarnation incarnation = 1);
+  // Room for `members` members (this node included) without regrowing the table.
+  void reserve(std::size_t members);
   // Announces a graceful departure; the node stops probing and keeps gossiping the news.
   void leave(Millis now);
   // New timing and Lifeguard parameters (a profile change); timers already armed run out first.

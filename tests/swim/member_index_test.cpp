@@ -68,3 +68,17 @@ TEST_CASE("the member index agrees with std::map through heavy churn") {
     }
   }
 }
+
+TEST_CASE("reserving room keeps every member reachable, before and after") {
+  std::vector<std::unique_ptr<Member>> pool;
+  for (int i = 0; i < 300; ++i)
+    pool.push_back(std::make_unique<Member>(named("node-" + std::to_string(i))));
+  MemberIndex index;
+  for (int i = 0; i < 100; ++i) index.insert(pool[i].get());
+  index.reserve(300);  // grows while holding members
+  for (int i = 100; i < 300; ++i) index.insert(pool[i].get());
+  index.reserve(10);  // never shrinks
+  CHECK(index.size() == 300);
+  for (const auto& m : pool) CHECK(index.find(m->name) == m.get());
+  CHECK(index.find("node-300") == nullptr);
+}
