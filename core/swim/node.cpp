@@ -311,13 +311,14 @@ void Node::reset_nodes(Millis now) {
       index_.erase(m.name);
       nodes_[i] = std::move(nodes_.back());
       nodes_.pop_back();
+      members_changed();
     } else {
       ++i;
     }
   }
+  // The new order needs no members_changed(): exchanges send the table in name order.
   for (std::size_t i = nodes_.size(); i > 1; --i)
     std::swap(nodes_[i - 1], nodes_[rng_.below(static_cast<std::uint32_t>(i))]);
-  members_changed();  // the order is part of what an exchange sends
 }
 
 Member* Node::next_probe_target(Millis now) {

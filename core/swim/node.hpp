@@ -175,7 +175,8 @@ class Node {
   std::span<const std::uint8_t> label_bytes() const;
   wire::Bytes local_state(bool join);
   wire::Bytes encode_state(bool join) const;
-  // Every change to a member's fields, to the set of members or to their order calls this.
+  // Every change to a member's fields or to the set of members calls this (not a new probe
+  // order: the table is encoded in name order).
   void members_changed() { state_cache_.reset(); }
   // Whether a full-state exchange carries exactly our own view, so merging it changes nothing.
   bool is_own_view(std::span<const std::uint8_t> bytes) const;

@@ -328,6 +328,34 @@ TEST_CASE("members that see the cluster alike send the same full state, whatever
   CHECK(a.member("c")->incarnation == 4);
 }
 
+TEST_CASE("a member forgotten after gossip-to-the-dead time leaves the next full state") {
+  auto n = node_a();
+  n.start(Millis{0});
+  feed(n, wire::Dead{1, "c", "b"}, 3, Millis{10});
+  wire::Bytes empty;
+  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
+  auto names = [&](Millis now) {
+    auto reply = n.handle_stream(now, addr(9), empty);
+    REQUIRE(reply.ok());
+    auto state = wire::decode_push_pull(*reply);
+    REQUIRE(state.ok());
+    std::vector<std::string> out;
+    for (const auto& s : state->nodes) out.push_back(s.name);
+    return out;
+  };
+  CHECK(names(Millis{20}) == std::vector<std::string>{"a", "b", "c"});
+  // Probe rounds go on (b never answers either); c is dropped once dead for longer than
+  // gossip-to-the-dead time, at the next reshuffle of the probe order.
+  const Millis until = n.config().gossip_to_the_dead_time + n.config().probe_interval * 20;
+  for (Millis t{100}; t < until; t += Millis{100}) {
+    n.handle_tick(t);
+    n.outbox().clear();
+  }
+  REQUIRE(n.member("c") == nullptr);
+  const auto after = names(until);
+  CHECK(std::find(after.begin(), after.end(), "c") == after.end());
+}
+
 TEST_CASE("our own view is merged the long way while a suspicion is pending") {
   // A remote suspect entry confirms a pending suspicion even when it matches our own table.
   auto n = node_a();
