@@ -9,22 +9,26 @@ std::uint64_t MemberIndex::hash_of(std::string_view name) {
   return std::hash<std::string_view>{}(name);
 }
 
-Member* MemberIndex::find(std::string_view name) const {
-  if (size_ == 0) return nullptr;
-  const std::uint64_t h = hash_of(name);
-  for (std::size_t i = slot_of(h);; i = (i + 1) & (slots_.size() - 1)) {
+std::size_t MemberIndex::position(std::uint64_t hash, std::string_view name) const {
+  for (std::size_t i = slot_of(hash);; i = (i + 1) & (slots_.size() - 1)) {
     const Slot& s = slots_[i];
-    if (!s.member) return nullptr;
-    if (s.hash == h && s.member->name == name) return s.member;
+    if (!s.member || (s.hash == hash && s.member->name == name)) return i;
   }
 }
 
+const MemberIndex::Slot* MemberIndex::first_with_hash(std::uint64_t hash) const {
+  for (std::size_t i = slot_of(hash); slots_[i].member; i = (i + 1) & (slots_.size() - 1))
+    if (slots_[i].hash == hash) return &slots_[i];
+  return nullptr;
+}
+
+Member* MemberIndex::find(std::string_view name) const {
+  if (size_ == 0) return nullptr;
+  return slots_[position(hash_of(name), name)].member;
+}
+
 bool MemberIndex::probably_contains(std::string_view name) const {
-  if (size_ == 0) return false;
-  const std::uint64_t h = hash_of(name);
-  for (std::size_t i = slot_of(h); slots_[i].member; i = (i + 1) & (slots_.size() - 1))
-    if (slots_[i].hash == h) return true;
-  return false;
+  return size_ > 0 && first_with_hash(hash_of(name)) != nullptr;
 }
 
 void MemberIndex::prefetch_slot(std::string_view name) const {
@@ -33,42 +37,22 @@ void MemberIndex::prefetch_slot(std::string_view name) const {
 
 void MemberIndex::prefetch_member(std::string_view name) const {
   if (size_ == 0) return;
-  const std::uint64_t h = hash_of(name);
-  for (std::size_t i = slot_of(h); slots_[i].member; i = (i + 1) & (slots_.size() - 1)) {
-    if (slots_[i].hash == h) {
-      __builtin_prefetch(slots_[i].member);
-      return;
-    }
-  }
+  if (const Slot* s = first_with_hash(hash_of(name))) __builtin_prefetch(s->member);
 }
 
 void MemberIndex::insert(Member* member) {
   if ((size_ + 1) * 2 > slots_.size()) grow();
   const std::uint64_t h = hash_of(member->name);
-  for (std::size_t i = slot_of(h);; i = (i + 1) & (slots_.size() - 1)) {
-    Slot& s = slots_[i];
-    if (!s.member) {
-      s = Slot{h, member};
-      ++size_;
-      return;
-    }
-    if (s.hash == h && s.member->name == member->name) {
-      s.member = member;
-      return;
-    }
-  }
+  Slot& s = slots_[position(h, member->name)];
+  if (!s.member) ++size_;
+  s = Slot{h, member};
 }
 
 bool MemberIndex::erase(std::string_view name) {
   if (size_ == 0) return false;
   const std::size_t mask = slots_.size() - 1;
-  const std::uint64_t h = hash_of(name);
-  std::size_t hole = slot_of(h);
-  for (;; hole = (hole + 1) & mask) {
-    const Slot& s = slots_[hole];
-    if (!s.member) return false;
-    if (s.hash == h && s.member->name == name) break;
-  }
+  std::size_t hole = position(hash_of(name), name);
+  if (!slots_[hole].member) return false;
   // Pull later entries of the run back into the hole when the hole lies on their probe path
   // (between their home slot and where they sit), so every lookup still meets them.
   for (std::size_t next = (hole + 1) & mask; slots_[next].member; next = (next + 1) & mask) {

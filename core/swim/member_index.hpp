@@ -40,6 +40,10 @@ class MemberIndex {
     Member* member = nullptr;
   };
   static std::uint64_t hash_of(std::string_view name);
+  // Where `name` sits, or the empty slot that ends its probe run (slots must not be empty).
+  std::size_t position(std::uint64_t hash, std::string_view name) const;
+  // The first slot of the run holding `hash`, whatever its name; null if none.
+  const Slot* first_with_hash(std::uint64_t hash) const;
   std::size_t slot_of(std::uint64_t hash) const { return hash & (slots_.size() - 1); }
   void grow();
   void rehash(std::size_t slots);

@@ -533,7 +533,7 @@ void Node::gossip(Millis now) {
   }
 }
 
-wire::Bytes Node::local_state(bool join) {
+const wire::Bytes& Node::local_state(bool join) {
   // Anti-entropy sends the whole table every few minutes, and between two exchanges it rarely
   // changed: encoding it dominated large simulations, so the last encoding is kept until a
   // member changes (see members_changed).
@@ -639,7 +639,7 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
   }
   auto remote = wire::decode_push_pull_view(bytes);
   if (!remote) return remote.error();
-  wire::Bytes reply = local_state(remote->join);
+  wire::Bytes reply = local_state(remote->join);  // a copy: the merge may change the table
   merge_remote_state(now, *remote);
   return reply;
 }

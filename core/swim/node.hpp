@@ -173,7 +173,8 @@ class Node {
   std::size_t packet_overhead() const;
   // The label as the cipher authenticates it (associated data).
   std::span<const std::uint8_t> label_bytes() const;
-  wire::Bytes local_state(bool join);
+  // Our table as a full-state exchange carries it; valid until the next members_changed().
+  const wire::Bytes& local_state(bool join);
   wire::Bytes encode_state(bool join) const;
   // Every change to a member's fields or to the set of members calls this (not a new probe
   // order: the table is encoded in name order).

@@ -111,7 +111,8 @@ const metrics = (await httpGet(a.httpPort, '/metrics')).body;
 check(/vigil_members\{state="alive"\} \d+/.test(metrics) && /vigil_probes_total \d+/.test(metrics) &&
       /vigil_local_health_multiplier \d+/.test(metrics) && /vigil_exchanges_unchanged_total \d+/.test(metrics),
       '/metrics speaks Prometheus text');
-const counted = (name) => Number((metrics.match(new RegExp(`^${name} (\\d+)$`, 'm')) ?? [])[1]);
+const metricIn = (text, name) => Number((text.match(new RegExp(`^${name} (\\d+)$`, 'm')) ?? [])[1]);
+const counted = (name) => metricIn(metrics, name);
 check(counted('vigil_ws_too_large_total') === 2, `/metrics counts the 2 oversized messages (${counted('vigil_ws_too_large_total')})`);
 // Every unanswered command of the burst was dropped (retries while the bucket refilled may add a few).
 const rateLimited = counted('vigil_ws_rate_limited_total');
@@ -138,7 +139,7 @@ for (const origin of ['http://evil.example', 'https://127.0.0.1:' + a.httpPort, 
   const r = await openWith(a.httpPort, origin);
   check(!r.opened && r.status === 403, `Origin ${origin} is refused with 403 (${JSON.stringify(r)})`);
 }
-const refusedNow = Number((await httpGet(a.httpPort, '/metrics')).body.match(/^vigil_ws_refused_origins_total (\d+)$/m)[1]);
+const refusedNow = metricIn((await httpGet(a.httpPort, '/metrics')).body, 'vigil_ws_refused_origins_total');
 check(refusedNow === 5, `/metrics counts the 5 refused Origins (${refusedNow})`);
 for (const origin of [`http://127.0.0.1:${a.httpPort}`, `http://LOCALHOST:${a.httpPort}`, undefined]) {
   const r = await openWith(a.httpPort, origin);

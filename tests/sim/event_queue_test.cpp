@@ -32,12 +32,12 @@ TEST_CASE("clear empties the queue") {
 
 TEST_CASE("far-future and late events keep time and push order") {
   EventQueue<std::string> q;
-  q.push(Millis{100000}, "far1");  // beyond the calendar's window
+  q.push(Millis{100000}, "far1");  // far ahead of everything else
   q.push(Millis{5}, "near");
   q.push(Millis{100000}, "far2");
   CHECK(q.pop().event == "near");
   CHECK(q.next_time() == Millis{100000});
-  q.push(Millis{100000}, "far3");  // the window has not reached it: it queues behind far1, far2
+  q.push(Millis{100000}, "far3");  // pushed last at that instant: it comes out after far1, far2
   q.push(Millis{2}, "late");       // before the last pop: comes out first
   std::string order;
   while (!q.empty()) order += q.pop().event + " ";

@@ -58,6 +58,22 @@ std::vector<T> of_type(const std::vector<std::pair<Address, wire::Message>>& msg
   return out;
 }
 
+// A periodic full-state exchange that knows nothing: the reply is the node's whole table.
+wire::Bytes empty_exchange() {
+  wire::Bytes request;
+  wire::encode_push_pull(wire::PushPull{false, {}, {}}, request);
+  return request;
+}
+
+// The node's table as a full-state exchange answers it.
+wire::PushPull table_of(Node& n, Millis now) {
+  auto reply = n.handle_stream(now, addr(9), empty_exchange());
+  REQUIRE(reply.ok());
+  auto state = wire::decode_push_pull(*reply);
+  REQUIRE(state.ok());
+  return *state;
+}
+
 }  // namespace
 
 TEST_CASE("an alive at the same incarnation loses to suspect; a higher one wins") {
@@ -259,14 +275,8 @@ TEST_CASE("a full-state exchange always sends the table as it is now") {
   // The encoded table is reused between exchanges; every kind of change must show in the next.
   auto n = node_a();
   auto exchange = [&](Millis now) {
-    wire::Bytes request;
-    wire::encode_push_pull(wire::PushPull{false, {}, {}}, request);
-    auto reply = n.handle_stream(now, addr(3), request);
-    REQUIRE(reply.ok());
-    auto state = wire::decode_push_pull(*reply);
-    REQUIRE(state.ok());
     std::map<std::string, std::pair<std::uint32_t, wire::NodeState>> table;
-    for (const auto& s : state->nodes) table[s.name] = {s.incarnation, s.state};
+    for (const auto& s : table_of(n, now).nodes) table[s.name] = {s.incarnation, s.state};
     return table;
   };
   using S = wire::NodeState;
@@ -297,8 +307,7 @@ TEST_CASE("members that see the cluster alike send the same full state, whatever
   b.add_member(Millis{0}, "a", addr(1));
   a.start(Millis{0});
   b.start(Millis{0});
-  wire::Bytes empty;
-  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
+  const wire::Bytes empty = empty_exchange();
   auto from_a = a.handle_stream(Millis{1}, addr(9), empty);
   auto from_b = b.handle_stream(Millis{1}, addr(9), empty);
   REQUIRE(from_a.ok());
@@ -332,15 +341,9 @@ TEST_CASE("a member forgotten after gossip-to-the-dead time leaves the next full
   auto n = node_a();
   n.start(Millis{0});
   feed(n, wire::Dead{1, "c", "b"}, 3, Millis{10});
-  wire::Bytes empty;
-  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
   auto names = [&](Millis now) {
-    auto reply = n.handle_stream(now, addr(9), empty);
-    REQUIRE(reply.ok());
-    auto state = wire::decode_push_pull(*reply);
-    REQUIRE(state.ok());
     std::vector<std::string> out;
-    for (const auto& s : state->nodes) out.push_back(s.name);
+    for (const auto& s : table_of(n, now).nodes) out.push_back(s.name);
     return out;
   };
   CHECK(names(Millis{20}) == std::vector<std::string>{"a", "b", "c"});
@@ -360,9 +363,7 @@ TEST_CASE("our own view is merged the long way while a suspicion is pending") {
   // A remote suspect entry confirms a pending suspicion even when it matches our own table.
   auto n = node_a();
   feed(n, wire::Suspect{1, "b", "c"});
-  wire::Bytes empty;
-  wire::encode_push_pull(wire::PushPull{false, {}, {}}, empty);
-  auto own = n.handle_stream(Millis{11}, addr(9), empty);
+  auto own = n.handle_stream(Millis{11}, addr(9), empty_exchange());
   REQUIRE(own.ok());
   n.outbox().clear();
   auto reply = n.handle_stream(Millis{12}, addr(3), *own);

@@ -1,0 +1,46 @@
+// Latency of one dependent memory read at several working-set sizes: a pointer chase through a
+// random cycle of cache lines, so every read waits for the one before and no prefetcher can
+// guess the next. This is the floor under any simulation whose state outgrows the cache (the
+// README's SWIM benchmark compares its cost per datagram with it).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+struct alignas(64) Line {
+  std::size_t next;
+};
+
+double ns_per_read(std::size_t bytes, std::size_t reads) {
+  const std::size_t lines = bytes / sizeof(Line);
+  std::vector<std::size_t> order(lines);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(1));
+  std::vector<Line> chain(lines);
+  for (std::size_t i = 0; i < lines; ++i) chain[order[i]].next = order[(i + 1) % lines];
+  std::size_t at = order[0];
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < reads; ++i) at = chain[at].next;
+  const auto t1 = std::chrono::steady_clock::now();
+  // Using the result keeps the chase from being optimised away.
+  if (at == lines) std::printf("unreachable\n");
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(reads);
+}
+
+}  // namespace
+
+int main() {
+  constexpr std::size_t kReads = 20'000'000;
+  std::printf("{");
+  const std::size_t sizes_mb[] = {1, 8, 32, 256};
+  for (std::size_t i = 0; i < std::size(sizes_mb); ++i)
+    std::printf("%s\"%zu_MB_ns\": %.1f", i ? ", " : "", sizes_mb[i],
+                ns_per_read(sizes_mb[i] << 20, kReads));
+  std::printf("}\n");
+  return 0;
+}
