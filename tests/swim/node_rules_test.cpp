@@ -337,6 +337,45 @@ TEST_CASE("members that see the cluster alike send the same full state, whatever
   CHECK(a.member("c")->incarnation == 4);
 }
 
+TEST_CASE("the node that started an exchange skips merging a reply equal to its own view") {
+  // Probes are pushed out of the way so that no suspicion is pending when the replies arrive.
+  Config config = Config::lan();
+  config.probe_interval = Millis{3600000};
+  config.push_pull_interval = Millis{1000};
+  auto a = node_a(config);
+  a.start(Millis{0});
+  auto next_exchange = [&](Millis& t) {
+    for (; a.outbox().streams.empty(); t += Millis{100}) {
+      REQUIRE(t < Millis{10000});
+      a.outbox().clear();
+      a.handle_tick(t);
+    }
+    auto request = a.outbox().streams.front();
+    a.outbox().clear();
+    return request;
+  };
+  Millis t{0};
+  auto first = next_exchange(t);
+  auto b = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
+  b.add_member(Millis{0}, "c", addr(3));
+  b.add_member(Millis{0}, "a", addr(1));
+  auto same = b.handle_stream(t, addr(1), first.bytes);
+  REQUIRE(same.ok());
+  a.handle_stream_reply(t, first.id, *same);
+  CHECK(a.counters().exchanges_unchanged == 1);
+
+  // A reply with news goes through the merge and is taken.
+  auto second = next_exchange(t);
+  auto newer = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), 4).value();
+  newer.add_member(Millis{0}, "a", addr(1));
+  newer.add_member(Millis{0}, "b", addr(2));
+  auto news = newer.handle_stream(t, addr(1), second.bytes);
+  REQUIRE(news.ok());
+  a.handle_stream_reply(t, second.id, *news);
+  CHECK(a.counters().exchanges_unchanged == 1);
+  CHECK(a.member("c")->incarnation == 4);
+}
+
 TEST_CASE("a member forgotten after gossip-to-the-dead time leaves the next full state") {
   auto n = node_a();
   n.start(Millis{0});
