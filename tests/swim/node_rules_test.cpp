@@ -58,6 +58,28 @@ std::vector<T> of_type(const std::vector<std::pair<Address, wire::Message>>& msg
   return out;
 }
 
+// Nodes "b" and "c" seeing the same cluster as node_a(), having learned it in another order; "c"
+// at `incarnation`.
+Node node_b() {
+  auto n = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
+  n.add_member(Millis{0}, "c", addr(3));
+  n.add_member(Millis{0}, "a", addr(1));
+  return n;
+}
+Node node_c(Incarnation incarnation) {
+  auto n = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), incarnation).value();
+  n.add_member(Millis{0}, "a", addr(1));
+  n.add_member(Millis{0}, "b", addr(2));
+  return n;
+}
+
+// `n`'s answer to the full-state exchange `request`.
+wire::Bytes answer(Node& n, Millis now, const wire::Bytes& request) {
+  auto reply = n.handle_stream(now, addr(9), request);
+  REQUIRE(reply.ok());
+  return *reply;
+}
+
 // A periodic full-state exchange that knows nothing: the reply is the node's whole table.
 wire::Bytes empty_exchange() {
   wire::Bytes request;
@@ -302,37 +324,27 @@ TEST_CASE("a full-state exchange always sends the table as it is now") {
 TEST_CASE("members that see the cluster alike send the same full state, whatever their order") {
   // "a" learns b then c; "b" learns c then a, and both have shuffled their probe order.
   auto a = node_a();
-  auto b = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
-  b.add_member(Millis{0}, "c", addr(3));
-  b.add_member(Millis{0}, "a", addr(1));
+  auto b = node_b();
   a.start(Millis{0});
   b.start(Millis{0});
   const wire::Bytes empty = empty_exchange();
-  auto from_a = a.handle_stream(Millis{1}, addr(9), empty);
-  auto from_b = b.handle_stream(Millis{1}, addr(9), empty);
-  REQUIRE(from_a.ok());
-  REQUIRE(from_b.ok());
-  CHECK(*from_a == *from_b);
+  const wire::Bytes from_a = answer(a, Millis{1}, empty);
+  const wire::Bytes from_b = answer(b, Millis{1}, empty);
+  CHECK(from_a == from_b);
 
   // So each recognises the other's state as its own and skips the merge.
   CHECK(a.counters().exchanges_unchanged == 0);
-  auto reply = a.handle_stream(Millis{2}, addr(2), *from_b);
-  REQUIRE(reply.ok());
-  CHECK(*reply == *from_a);
+  CHECK(answer(a, Millis{2}, from_b) == from_a);
   CHECK(a.counters().exchanges_unchanged == 1);
   CHECK(a.member_count() == 3);
   // Also on a node's very first exchange, before it ever encoded its table.
   auto fresh = node_a();
-  REQUIRE(fresh.handle_stream(Millis{2}, addr(2), *from_b).ok());
+  answer(fresh, Millis{2}, from_b);
   CHECK(fresh.counters().exchanges_unchanged == 1);
 
   // A view that differs in one incarnation is merged the long way, and the news taken.
-  auto newer = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), 4).value();
-  newer.add_member(Millis{0}, "a", addr(1));
-  newer.add_member(Millis{0}, "b", addr(2));
-  auto from_newer = newer.handle_stream(Millis{1}, addr(9), empty);
-  REQUIRE(from_newer.ok());
-  a.handle_stream(Millis{3}, addr(3), *from_newer);
+  auto newer = node_c(4);
+  answer(a, Millis{3}, answer(newer, Millis{1}, empty));
   CHECK(a.counters().exchanges_unchanged == 1);
   CHECK(a.member("c")->incarnation == 4);
 }
@@ -356,22 +368,14 @@ TEST_CASE("the node that started an exchange skips merging a reply equal to its 
   };
   Millis t{0};
   auto first = next_exchange(t);
-  auto b = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
-  b.add_member(Millis{0}, "c", addr(3));
-  b.add_member(Millis{0}, "a", addr(1));
-  auto same = b.handle_stream(t, addr(1), first.bytes);
-  REQUIRE(same.ok());
-  a.handle_stream_reply(t, first.id, *same);
+  auto b = node_b();
+  a.handle_stream_reply(t, first.id, answer(b, t, first.bytes));
   CHECK(a.counters().exchanges_unchanged == 1);
 
   // A reply with news goes through the merge and is taken.
   auto second = next_exchange(t);
-  auto newer = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), 4).value();
-  newer.add_member(Millis{0}, "a", addr(1));
-  newer.add_member(Millis{0}, "b", addr(2));
-  auto news = newer.handle_stream(t, addr(1), second.bytes);
-  REQUIRE(news.ok());
-  a.handle_stream_reply(t, second.id, *news);
+  auto newer = node_c(4);
+  a.handle_stream_reply(t, second.id, answer(newer, t, second.bytes));
   CHECK(a.counters().exchanges_unchanged == 1);
   CHECK(a.member("c")->incarnation == 4);
 }
