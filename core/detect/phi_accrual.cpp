@@ -32,7 +32,10 @@ PhiAccrual::PhiAccrual(const PhiAccrualConfig& config) : config_(config), window
 }
 
 void PhiAccrual::heartbeat(Millis now) {
-  if (last_) window_.push(static_cast<double>((now - *last_).count()));
+  if (last_) {
+    window_.push(static_cast<double>((now - *last_).count()));
+    ++gaps_seen_;
+  }
   last_ = now;
 }
 
@@ -41,6 +44,7 @@ double PhiAccrual::effective_stddev_ms() const {
 }
 
 double PhiAccrual::phi_after(double silence_ms) const {
+  if (warming_up()) return 0.0;
   const double mean = window_.mean_ms();
   const double margin = config_.pause_margin_ms;
   switch (config_.model) {
@@ -62,6 +66,7 @@ double PhiAccrual::phi(Millis now) const {
 }
 
 double PhiAccrual::silence_to_reach(double threshold) const {
+  if (warming_up()) return std::numeric_limits<double>::infinity();
   if (phi_after(0.0) >= threshold) return 0.0;
   double hi = std::max(1.0, window_.mean_ms() + config_.pause_margin_ms);
   constexpr double kNever = 1e12;  // ~30 years of silence: treat as "never"

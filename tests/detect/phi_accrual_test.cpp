@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "detect/phi_accrual.hpp"
+#include "sim/heartbeat_stream.hpp"
 
 using vigil::Millis;
 using namespace vigil::detect;
@@ -30,6 +31,7 @@ TEST_CASE("defaults are Akka's") {
   CHECK(c.pause_margin_ms == 0.0);
   CHECK(c.first_heartbeat_estimate_ms == 1000.0);
   CHECK(c.model == TailModel::normal);
+  CHECK(c.min_gaps == 10);
 }
 
 TEST_CASE("invalid parameters are reported as errors") {
@@ -51,6 +53,7 @@ TEST_CASE("invalid parameters are reported as errors") {
 
 TEST_CASE("bootstrap: two synthetic gaps at estimate -/+ estimate/4") {
   PhiAccrualConfig c;
+  c.min_gaps = 0;  // judge the very first silence against the bootstrap alone
   auto d = make(c);
   CHECK(d.phi(Millis{5000}) == 0.0);  // nothing heard yet
   CHECK(d.window().size() == 2);
@@ -118,4 +121,68 @@ TEST_CASE("exponential model ignores the spread") {
   auto d = make(hundred_ms(TailModel::exponential));
   for (int i = 0; i <= 200; ++i) d.heartbeat(Millis{100 * i});
   CHECK(d.phi_after(100 * std::log(10.0)) == doctest::Approx(1.0));
+}
+
+TEST_CASE("warm-up: no accusation before min_gaps real gaps, whatever the silence") {
+  auto c = hundred_ms();
+  c.min_gaps = 10;
+  auto d = make(c);
+  for (int i = 0; i <= 9; ++i) {  // heartbeats 0..9: nine gaps
+    d.heartbeat(Millis{100 * i});
+    CHECK(d.warming_up());
+    CHECK(d.phi(Millis{100 * i + 60'000}) == 0.0);
+    CHECK(std::isinf(d.silence_to_reach(8.0)));
+  }
+  CHECK(d.gaps_seen() == 9);
+  d.heartbeat(Millis{1000});  // the tenth gap ends the warm-up
+  CHECK_FALSE(d.warming_up());
+  CHECK(d.phi(Millis{1000 + 60'000}) > 12.0);
+  CHECK(std::isfinite(d.silence_to_reach(8.0)));
+  // The same detector without the rule would already have accused long silences.
+  c.min_gaps = 0;
+  auto eager = make(c);
+  eager.heartbeat(Millis{0});
+  eager.heartbeat(Millis{100});
+  CHECK(eager.phi(Millis{100 + 60'000}) > 12.0);
+}
+
+namespace {
+// Runs of `runs` seeded streams over a bad link (normal delay 80 +- 60 ms, 15 % loss, one
+// heartbeat per 100 ms) that see phi >= 8 at some millisecond of [from, to).
+int runs_with_false_alarm(std::size_t min_gaps, int from_ms, int to_ms, int runs) {
+  int alarmed = 0;
+  for (int seed = 1; seed <= runs; ++seed) {
+    vigil::sim::HeartbeatConfig hc;
+    hc.interval = Millis{100};
+    hc.delay = vigil::sim::DelayModel::normal(80.0, 60.0);
+    hc.loss = 0.15;
+    auto stream = vigil::sim::HeartbeatStream::create(hc, vigil::sim::Rng(static_cast<std::uint32_t>(seed))).value();
+    auto c = hundred_ms();
+    c.min_gaps = min_gaps;
+    auto d = make(c);
+    for (int t = 0; t < to_ms; ++t) {
+      for (const auto& hb : stream.advance(Millis{t})) d.heartbeat(hb.arrived);
+      if (t >= from_ms && d.phi(Millis{t}) >= 8.0) {
+        ++alarmed;
+        break;
+      }
+    }
+  }
+  return alarmed;
+}
+}  // namespace
+
+TEST_CASE("warm-up: early false alarms fall to the steady-state level") {
+  // The sender is alive throughout, so every alarm is false. A fit of a handful of gaps
+  // underestimates the spread (the sample deviation of n normal gaps is biased low and very
+  // noisy for small n), so without the rule the first seconds alarm far more often than later
+  // ones; with it, the first 3 s look like any other 3 s.
+  constexpr int kRuns = 300;
+  const int steady = runs_with_false_alarm(10, 20'000, 23'000, kRuns);
+  const int eager = runs_with_false_alarm(0, 0, 3'000, kRuns);
+  const int warmed = runs_with_false_alarm(10, 0, 3'000, kRuns);
+  MESSAGE("runs with a false alarm: first 3 s without warm-up " << eager << ", with " << warmed
+          << ", 3 s after 20 s " << steady << " (of " << kRuns << ")");
+  CHECK(eager >= 10 * std::max(steady, 1));
+  CHECK(warmed <= 2 * steady + 6);  // 6: about two standard deviations of a count near 3-9
 }
