@@ -1,10 +1,11 @@
 // The explainer's behaviour: fill every number and table from explainer-data.json (written by
-// scripts/explainer_data.mjs from `vigil lab`), and load each embedded demo only when it scrolls
-// near the viewport. window.explainer reports progress to tests.
+// scripts/explainer_data.mjs from `vigil lab`), and host the embedded demos so that only those
+// near the viewport are alive. window.explainer reports progress to tests.
 import { format, resolve } from './explainer-numbers.mjs';
+import { hostDemos } from './vigil-embed.mjs';
 
 const status = document.getElementById('data-status');
-const report = { ready: false, filled: 0, errors: [], demosLoaded: 0, demos: 0 };
+const report = { ready: false, filled: 0, errors: [] };
 window.explainer = report;
 
 function fail(message) {
@@ -67,31 +68,21 @@ function listCommands(experiments) {
   }
 }
 
-// Each demo is a whole WebAssembly app: start it only when it comes within a screen of view.
-function lazyDemos() {
-  const frames = [...document.querySelectorAll('iframe[data-src]')];
-  report.demos = frames.length;
-  const load = (frame) => {
-    if (frame.src) return;
-    frame.src = frame.dataset.src;
-    ++report.demosLoaded;
-  };
-  if (!('IntersectionObserver' in window)) {
-    frames.forEach(load);
-    return;
-  }
-  const observer = new IntersectionObserver((entries) => {
-    for (const e of entries)
-      if (e.isIntersecting) {
-        load(e.target);
-        observer.unobserve(e.target);
-      }
-  }, { rootMargin: '100% 0px' });
-  frames.forEach((f) => observer.observe(f));
+// Each demo is a whole WebAssembly app: load it near the viewport, let it sleep off screen and
+// unload it far away, so that only a few are alive at any time (vigil-embed.mjs).
+function hostAll() {
+  const stats = hostDemos(document.querySelectorAll('iframe[data-src]'), { loadMargin: '100%', unloadMargin: '200%' });
+  Object.defineProperties(report, {
+    demos: { get: () => stats.demos, enumerable: true },
+    demosLoaded: { get: () => stats.everLoaded, enumerable: true },  // at least once
+    demosLive: { get: () => stats.live, enumerable: true },
+    demosMaxLive: { get: () => stats.maxLive, enumerable: true },
+    demoLoads: { get: () => stats.loads, enumerable: true },
+  });
 }
 
 async function main() {
-  lazyDemos();
+  hostAll();
   let data;
   try {
     const response = await fetch('explainer-data.json', { cache: 'no-cache' });

@@ -24,3 +24,6 @@ if [[ ! -f "$data" || "$here/build/bin/vigil" -nt "$data" || "$here/scripts/expl
   echo "[build] explainer numbers: build/web/explainer-data.json" >&2
   node "$here/scripts/explainer_data.mjs" "$here/build/bin/vigil" "$data"
 fi
+
+# Brotli and gzip variants of the web app's files, which the vigil HTTP server sends when accepted.
+"$here/scripts/precompress.sh" "$here/build/web"

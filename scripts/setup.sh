@@ -13,6 +13,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nlohmann-json3-dev doctest-dev
           chromium fonts-dejavu-core nodejs npm dpkg-dev
           fonttools brotli  # the web app's font subset (pyftsubset) and precompressed assets
+          python3  # a plain static file server for the browser tests (python3 -m http.server)
           serf  # the mixed vigil + Serf cluster test and the vs-serf benchmark
           clang libclang-rt-14-dev)  # the fuzz targets: clang 14 and its libFuzzer runtime
 

@@ -3,3 +3,9 @@
 
 // Plots with many points exceed 64k vertices per draw list and WebGL has no vertex offsets.
 #define ImDrawIdx unsigned int
+
+// The app never shows ImGui's demo or metrics windows and never reads or writes files (no .ini:
+// io.IniFilename is null; the font is compiled in): leave that code out of the wasm.
+#define IMGUI_DISABLE_DEMO_WINDOWS
+#define IMGUI_DISABLE_METRICS_WINDOW
+#define IMGUI_DISABLE_FILE_FUNCTIONS

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/app.hpp"
+#include "app/ui_font.hpp"
 #include "app/url_params.hpp"
 
 namespace {
@@ -22,6 +23,7 @@ struct Runtime {
   std::unique_ptr<vigil::web::App> app;
   double last_ms = 0;
   std::string state_json;  // backing store for vigil_state_json()
+  std::string query;       // backing store for vigil_query()
 };
 
 Runtime g_runtime;
@@ -50,9 +52,14 @@ void fit_canvas() {
       w, h);
 }
 
-void frame() {
+// A frame's worth of simulated time after the loop slept: the demo resumes where it stopped
+// instead of jumping over the time nobody watched.
+constexpr double kResumeStepMs = 1000.0 / 60.0;
+
+// Draws one frame; true while the app wants more without further input.
+bool frame(bool resumed) {
   const double now = emscripten_get_now();
-  const double dt = g_runtime.last_ms > 0 ? now - g_runtime.last_ms : 16.0;
+  const double dt = (resumed || g_runtime.last_ms <= 0) ? kResumeStepMs : now - g_runtime.last_ms;
   g_runtime.last_ms = now;
 
   fit_canvas();
@@ -74,9 +81,26 @@ void frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   const double end = emscripten_get_now();
   g_runtime.app->record_frame_cost(end - now, end);
+  // A held slider or a text field being typed in changes without new events.
+  return g_runtime.app->animating() || ImGui::IsAnyItemActive() || io.WantTextInput;
 }
 
 }  // namespace
+
+// The page's frame loop (app-shell.js) calls this from requestAnimationFrame while the app is
+// visible and has something to show; `resumed` is 1 for the first frame after a pause.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_frame(int resumed) {
+  if (!g_runtime.app) return 0;
+  return frame(resumed != 0) ? 1 : 0;
+}
+
+// The current demo's parameters as a query string: the page keeps them in its URL and tells its
+// host, which can reload the demo as the reader left it.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_query() {
+  if (!g_runtime.app) return "";
+  g_runtime.query = g_runtime.app->query();
+  return g_runtime.query.c_str();
+}
 
 // window.vigil.state() in the page reads this: the active demo's numbers as JSON.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_state_json() {
@@ -108,14 +132,12 @@ int main() {
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   ImGui::GetStyle().ScaleAllSizes(dpr);
   ImGui::GetStyle().FrameRounding = 3.0f * dpr;
-  // DejaVu Sans from Debian's fonts-dejavu-core, embedded at build time.
-  if (!io.Fonts->AddFontFromFileTTF("/fonts/DejaVuSans.ttf", 15.0f * dpr))
-    io.Fonts->AddFontDefault();
+  vigil::web::load_ui_font(15.0f * dpr);
 
   ImGui_ImplGlfw_InitForOpenGL(g_runtime.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   g_runtime.app = std::make_unique<vigil::web::App>(vigil::web::UrlParams::from_page());
-  emscripten_set_main_loop(frame, 0, false);
+  // No emscripten_set_main_loop: the page draws frames on demand through vigil_frame().
   return 0;
 }

@@ -217,6 +217,10 @@ std::string metrics_text(const AgentViewContext& c) {
           "WebSocket messages dropped by their connection's rate limit.", c.ws_refusals.rate_limited);
   counter("vigil_ws_too_large_total", "WebSocket messages refused for exceeding 64 KiB.",
           c.ws_refusals.too_large);
+  counter("vigil_http_static_refused_total",
+          "Requests for the web app's files refused: a path out of its directory or hidden (403), "
+          "a method other than GET or HEAD (405).",
+          c.ws_refusals.static_files);
   out << "# HELP vigil_local_health_multiplier Lifeguard's local health score (0 healthy).\n"
       << "# TYPE vigil_local_health_multiplier gauge\n"
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";

@@ -2,6 +2,9 @@
 
 #include <libwebsockets.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
@@ -9,6 +12,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "http/static_files.hpp"
 #include "http/token_bucket.hpp"
 
 namespace vigil::native {
@@ -16,6 +20,7 @@ namespace vigil::native {
 namespace {
 
 constexpr const char* kHttpProtocol = "vigil-http";
+constexpr const char* kFilesProtocol = "vigil-files";
 constexpr const char* kRawProtocol = "vigil-raw";
 // A client that lets this many messages pile up is too slow to follow the stream: cut it off
 // rather than buffer without bound.
@@ -23,6 +28,9 @@ constexpr std::size_t kMaxQueuedMessages = 2048;
 // A client over its message rate hears about it at most this often, so that a flood of
 // commands is not answered with a flood of errors.
 constexpr Millis kRateNoticeEvery{1000};
+// Files go out this much per writable callback: a connection holds at most one such piece in
+// libwebsockets' send buffer, however large the file.
+constexpr std::size_t kFileChunk = 16 * 1024;
 
 Millis steady_now() {
   return std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now().time_since_epoch());
@@ -57,6 +65,24 @@ struct HttpSession {
   std::string* body;  // LWS_PRE headroom + body, pending until writable
 };
 
+// A static file being sent. lws zeroes a session when it binds the protocol: not streaming.
+struct FileSession {
+  bool streaming;
+  int fd;
+  std::uint64_t remaining;
+};
+
+void stop_streaming(FileSession* session) {
+  if (!session || !session->streaming) return;
+  ::close(session->fd);
+  session->streaming = false;
+}
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 struct LwsHost::Client {
@@ -74,18 +100,19 @@ struct LwsHost::Client {
 
 struct LwsCallbacks {
   static int http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
+  static int files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int raw(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static void wake(lws_sorted_usec_list_t* sul);
 };
 
 struct LwsHost::Impl {
-  std::string origin;  // absolute web dir
-  lws_protocol_vhost_options wasm_mime{};
-  lws_protocol_vhost_options module_mime{};
+  std::optional<StaticFiles> files;  // the web app, when there is one
+  // One read buffer for every file being sent (lws_write copies what the socket cannot take).
+  std::vector<unsigned char> file_chunk = std::vector<unsigned char>(LWS_PRE + kFileChunk);
   std::vector<lws_http_mount> mounts;
   std::vector<std::string> mountpoints;
-  lws_protocols protocols[4]{};
+  lws_protocols protocols[5]{};
   lws_context* context = nullptr;
   lws_vhost* vhost = nullptr;
   struct Wake {
@@ -104,43 +131,39 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   if (!options.web_dir.empty()) {
     std::error_code ec;
     const fs::path dir = fs::absolute(options.web_dir, ec);
-    if (ec || !fs::is_regular_file(dir / "index.html", ec))
-      return Error{"no web app at '" + options.web_dir + "' (index.html missing): build it first with scripts/build.sh"};
-    impl.origin = dir.string();
+    const std::string missing =
+        "no web app at '" + options.web_dir + "' (index.html missing): build it first with scripts/build.sh";
+    if (ec || !fs::is_regular_file(dir / "index.html", ec)) return Error{missing};
+    auto files = StaticFiles::open(dir.string());
+    if (!files) return Error{missing};
+    impl.files.emplace(std::move(files).value());
   }
-
-  // lws's built-in MIME table predates WebAssembly; browsers refuse to stream-compile a .wasm
-  // served with any other type.
-  impl.wasm_mime.name = ".wasm";
-  impl.wasm_mime.value = "application/wasm";
-  // Nor does it know .mjs, and browsers run module scripts only when served as JavaScript.
-  impl.module_mime.name = ".mjs";
-  impl.module_mime.value = "text/javascript";
-  impl.wasm_mime.next = &impl.module_mime;
 
   impl.mountpoints = options.dynamic_paths;
-  impl.mounts.resize(impl.mountpoints.size() + (impl.origin.empty() ? 0 : 1));
-  std::size_t m = 0;
-  for (; m < impl.mountpoints.size(); ++m) {
-    lws_http_mount& mount = impl.mounts[m];
-    mount.mountpoint = impl.mountpoints[m].c_str();
-    mount.mountpoint_len = static_cast<unsigned char>(impl.mountpoints[m].size());
-    mount.origin = kHttpProtocol;
-    mount.origin_protocol = LWSMPRO_CALLBACK;
-  }
-  if (!impl.origin.empty()) {
-    lws_http_mount& files = impl.mounts[m];
+  impl.mounts.reserve(impl.mountpoints.size() + 1);
+  if (impl.files) {
+    // Our own callback rather than lws's file mount (LWSMPRO_FILE): that one has no
+    // Last-Modified, If-Modified-Since, Vary or brotli, and its ETag ignores the encoding.
+    // First in the list: lws gives a request to the last callback mount that matches it,
+    // whatever the length of the match, so the dynamic prefixes must come after "/".
+    lws_http_mount& files = impl.mounts.emplace_back();
     files.mountpoint = "/";
     files.mountpoint_len = 1;
-    files.origin = impl.origin.c_str();
-    files.def = "index.html";
-    files.origin_protocol = LWSMPRO_FILE;
-    files.extra_mimetypes = &impl.wasm_mime;
+    files.origin = kFilesProtocol;
+    files.origin_protocol = LWSMPRO_CALLBACK;
+  }
+  for (const std::string& prefix : impl.mountpoints) {
+    lws_http_mount& mount = impl.mounts.emplace_back();
+    mount.mountpoint = prefix.c_str();
+    mount.mountpoint_len = static_cast<unsigned char>(prefix.size());
+    mount.origin = kHttpProtocol;
+    mount.origin_protocol = LWSMPRO_CALLBACK;
   }
   for (std::size_t i = 0; i + 1 < impl.mounts.size(); ++i) impl.mounts[i].mount_next = &impl.mounts[i + 1];
 
   impl.protocols[0] = {kHttpProtocol, &LwsCallbacks::http, sizeof(HttpSession), 0, 0, nullptr, 0};
-  std::size_t next = 1;
+  impl.protocols[1] = {kFilesProtocol, &LwsCallbacks::files, sizeof(FileSession), 0, 0, nullptr, 0};
+  std::size_t next = 2;
   if (!options.ws_protocol.empty())
     impl.protocols[next++] = {host->options_.ws_protocol.c_str(), &LwsCallbacks::ws, sizeof(Client*), 16 * 1024, 0,
                               nullptr, 0};
@@ -253,6 +276,116 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
         delete session->body;
         session->body = nullptr;
       }
+      break;
+    default:
+      break;
+  }
+  return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+// ----------------------------------------------------------------------------- static files
+
+namespace {
+
+// Writes a StaticReply's status and headers; false if they do not fit or cannot be sent.
+bool write_reply_head(::lws* wsi, const StaticReply& reply, bool with_length) {
+  unsigned char buffer[LWS_PRE + 2048];
+  unsigned char* start = buffer + LWS_PRE;
+  unsigned char* p = start;
+  unsigned char* end = buffer + sizeof buffer - 1;
+  const std::uint64_t length = reply.status == 200 ? reply.length : reply.body.size();
+  if (lws_add_http_header_status(wsi, static_cast<unsigned>(reply.status), &p, end)) return false;
+  if (!reply.content_type.empty() &&
+      lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+                                   reinterpret_cast<const unsigned char*>(reply.content_type.data()),
+                                   static_cast<int>(reply.content_type.size()), &p, end))
+    return false;
+  // A 304 has no content; its length would describe the 200 and is best left out.
+  if (with_length && lws_add_http_header_content_length(wsi, length, &p, end)) return false;
+  for (const auto& [name, value] : reply.headers) {
+    const std::string field = name + ":";
+    if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>(field.c_str()),
+                                    reinterpret_cast<const unsigned char*>(value.data()),
+                                    static_cast<int>(value.size()), &p, end))
+      return false;
+  }
+  return lws_finalize_write_http_header(wsi, start, &p, end) == 0;
+}
+
+StaticRequest::Method method_of(::lws* wsi) {
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) return StaticRequest::Method::get;
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0) return StaticRequest::Method::head;
+  return StaticRequest::Method::other;
+}
+
+}  // namespace
+
+int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+  auto* session = static_cast<FileSession*>(user);
+  switch (reason) {
+    case LWS_CALLBACK_HTTP: {
+      LwsHost* host = host_of(wsi);
+      StaticRequest request;
+      request.method = method_of(wsi);
+      const lws_token_indexes uri_token =
+          request.method == StaticRequest::Method::head ? WSI_TOKEN_HEAD_URI : WSI_TOKEN_GET_URI;
+      // Headers too long to be plausible count as absent; a path too long is refused.
+      const std::string uri = request.method == StaticRequest::Method::other ? "" : header(wsi, uri_token).value_or("");
+      const std::string accept_encoding = header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING).value_or("");
+      const std::string if_none_match = header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH).value_or("");
+      const std::string if_modified_since = header(wsi, WSI_TOKEN_HTTP_IF_MODIFIED_SINCE).value_or("");
+      request.uri = uri;
+      request.accept_encoding = accept_encoding;
+      request.if_none_match = if_none_match;
+      request.if_modified_since = if_modified_since;
+
+      StaticReply reply = host->impl_->files->answer(request, unix_now());
+      if (reply.refused) ++host->refusals_.static_files;
+      if (!write_reply_head(wsi, reply, reply.status != 304)) return -1;
+      if (!reply.body.empty() && request.method != StaticRequest::Method::head) {
+        std::string framed = with_headroom(reply.body);
+        if (lws_write(wsi, reinterpret_cast<unsigned char*>(framed.data()) + LWS_PRE, reply.body.size(),
+                      LWS_WRITE_HTTP_FINAL) != static_cast<int>(reply.body.size()))
+          return -1;
+      }
+      if (request.method == StaticRequest::Method::other) return -1;  // no reading a body we refused
+      if (reply.file && reply.length > 0) {
+        session->fd = reply.file.release();
+        session->remaining = reply.length;
+        session->streaming = true;
+        lws_callback_on_writable(wsi);
+        return 0;
+      }
+      return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    case LWS_CALLBACK_HTTP_WRITEABLE: {
+      if (!session || !session->streaming) break;
+      std::vector<unsigned char>& chunk = host_of(wsi)->impl_->file_chunk;
+      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kFileChunk, session->remaining));
+      const ssize_t got = ::read(session->fd, chunk.data() + LWS_PRE, want);
+      if (got <= 0) {
+        // The file shrank while being sent: the promised length cannot be kept, so the client
+        // must see the connection end early rather than a short body taken for whole.
+        stop_streaming(session);
+        return -1;
+      }
+      session->remaining -= static_cast<std::uint64_t>(got);
+      const bool last = session->remaining == 0;
+      if (lws_write(wsi, chunk.data() + LWS_PRE, static_cast<std::size_t>(got),
+                    last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != got) {
+        stop_streaming(session);
+        return -1;
+      }
+      if (!last) {
+        lws_callback_on_writable(wsi);
+        return 0;
+      }
+      stop_streaming(session);
+      return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    case LWS_CALLBACK_CLOSED_HTTP:
+      stop_streaming(session);
       break;
     default:
       break;

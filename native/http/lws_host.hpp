@@ -34,9 +34,10 @@ class RawHandler {
   virtual void on_closed() {}  // the descriptor is gone; do not use it
 };
 
-// One libwebsockets context on one port: the web app's static files at "/", dynamic HTTP
-// answers under given prefixes, a WebSocket endpoint, adopted raw descriptors and a wake-up
-// timer, all served by a single-threaded lws_service() loop.
+// One libwebsockets context on one port: the web app's static files at "/" (StaticFiles:
+// revalidated, precompressed variants), dynamic HTTP answers under given prefixes (never
+// cached), a WebSocket endpoint, adopted raw descriptors and a wake-up timer, all served by a
+// single-threaded lws_service() loop.
 class LwsHost {
  public:
   using ClientId = std::uint64_t;
@@ -94,11 +95,13 @@ class LwsHost {
   std::size_t clients() const { return clients_.size(); }
   // Messages from `client` dropped by the rate limit so far.
   std::uint64_t dropped(ClientId client) const;
-  // What the WebSocket endpoint turned away since start, over all connections.
+  // What the server turned away since start, over all connections.
   struct Refusals {
-    std::uint64_t origins = 0;       // upgrades refused because of their Origin (403)
-    std::uint64_t rate_limited = 0;  // messages dropped by a connection's rate limit
-    std::uint64_t too_large = 0;     // messages over max_message
+    std::uint64_t origins = 0;       // WebSocket upgrades refused because of their Origin (403)
+    std::uint64_t rate_limited = 0;  // WebSocket messages dropped by a connection's rate limit
+    std::uint64_t too_large = 0;     // WebSocket messages over max_message
+    std::uint64_t static_files = 0;  // requests for static files refused: a path outside the web
+                                     // directory or hidden (403), a method not GET or HEAD (405)
   };
   const Refusals& refusals() const { return refusals_; }
 

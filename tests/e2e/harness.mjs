@@ -84,9 +84,22 @@ export async function screenshotStats(browser, page, file) {
 
 // The same measure for any PNG, e.g. an element's screenshot.
 export async function pngStats(browser, png) {
+  const { width, height, data } = await decodePng(browser, png);
+  const counts = new Map();
+  for (let i = 0; i < data.length; i += 4) {
+    const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  const top = Math.max(...counts.values());
+  const pixels = data.length / 4;
+  return { colors: counts.size, nonBackground: 1 - top / pixels, width, height };
+}
+
+// A PNG's pixels as RGBA bytes, row by row, decoded by the browser (no image library needed).
+export async function decodePng(browser, png) {
   const probe = await browser.newPage();
   try {
-    return await probe.evaluate(async (b64) => {
+    const { width, height, rgba } = await probe.evaluate(async (b64) => {
       const img = new Image();
       img.src = 'data:image/png;base64,' + b64;
       await img.decode();
@@ -94,16 +107,12 @@ export async function pngStats(browser, png) {
       c.width = img.width; c.height = img.height;
       const ctx = c.getContext('2d');
       ctx.drawImage(img, 0, 0);
-      const data = ctx.getImageData(0, 0, c.width, c.height).data;
-      const counts = new Map();
-      for (let i = 0; i < data.length; i += 4) {
-        const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
-        counts.set(key, (counts.get(key) || 0) + 1);
-      }
-      const top = Math.max(...counts.values());
-      const pixels = data.length / 4;
-      return { colors: counts.size, nonBackground: 1 - top / pixels, width: c.width, height: c.height };
+      const bytes = ctx.getImageData(0, 0, c.width, c.height).data;
+      let binary = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { width: c.width, height: c.height, rgba: btoa(binary) };
     }, png.toString('base64'));
+    return { width, height, data: Buffer.from(rgba, 'base64') };
   } finally {
     await probe.close();
   }

@@ -60,6 +60,18 @@ try {
   }
   await screenshotStats(browser, second.page, artifact(args, 'phi_panel_follow.png'));
   check(second.errors.length === 0, `no console errors in follow mode (${second.errors.join(' | ')})`);
+
+  // 3. The explainer's bad network (80 +- 60 ms delay, 15 % loss): phi does not accuse while its
+  //    window holds a handful of gaps (the warm-up), so no false alarm in the first seconds.
+  const third = await openPage(browser);
+  await third.page.goto(`${server.url}?demo=phi&interval=100&delay=80&jitter=60&loss=15`);
+  await third.page.waitForFunction(() => window.vigil.state() && window.vigil.state().live.sim_ms >= 3000,
+                                   null, { timeout: 60000, polling: 100 });
+  const early = await third.page.evaluate(() => window.vigil.state().live);
+  const phi8 = early.detectors.find((d) => /> 8/.test(d.name));
+  check(phi8 && phi8.false_alarms === 0,
+        `no phi > 8 false alarm in the first ${(early.sim_ms / 1000).toFixed(1)} s (${phi8 && phi8.false_alarms}; ${early.received} heartbeats)`);
+  check(third.errors.length === 0, `no console errors (${third.errors.join(' | ')})`);
 } finally {
   await browser.close();
   server.stop();

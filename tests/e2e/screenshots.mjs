@@ -27,6 +27,8 @@ async function shoot(browser, url, shot) {
   await page.goto(url);
   await waitForFrames(page, 2, 60000);
   await page.waitForFunction(shot.ready, null, { timeout: 120000, polling: 200 });
+  // A finished or paused demo sleeps: ask it for a few more frames, so the shot is settled.
+  await page.evaluate(() => window.vigil.wake());
   await waitForFrames(page, (await page.evaluate(() => window.vigil.state().frame)) + 3);
   const file = path.join(opts.out, `${shot.name}.png`);
   await page.screenshot({ path: file });

@@ -41,10 +41,23 @@ Panel& App::active() {
   return *d.panel;
 }
 
+bool App::animating() {
+  // The first frames lay out the tab bar and size the plots.
+  return frames_ < 3 || active().animating();
+}
+
+std::string App::query() {
+  UrlParams p = params_;
+  p.set("demo", demos_[active_].id);
+  active().save(p);
+  return p.query();
+}
+
 void App::frame(double real_ms) {
   ++frames_;
+  Panel& panel = active();  // built on first view: construction is not simulation time
   const auto t0 = std::chrono::steady_clock::now();
-  active().advance(real_ms);
+  panel.advance(real_ms);
   advance_ms_total_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();

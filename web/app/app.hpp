@@ -18,6 +18,11 @@ class App {
   explicit App(UrlParams params);
 
   void frame(double real_ms);  // advance the visible demo and draw one ImGui frame's content
+  // Whether the visible demo will change without input (see Panel::animating).
+  bool animating();
+  // The page's query string as it would rebuild the current demo: the parameters the page was
+  // opened with, the active demo, and that demo's own (Panel::save).
+  std::string query();
   // What the whole browser frame cost (ImGui, the demo, GL submission) and when it ended, both
   // in ms of performance.now(): tests and the README's figures read them from state().perf.
   void record_frame_cost(double cost_ms, double ended_at_ms);

@@ -1,8 +1,8 @@
 #include "app/url_params.hpp"
 
-#include <emscripten.h>
-
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace vigil::web {
@@ -31,13 +31,24 @@ std::string decode(const std::string& s) {
   return out;
 }
 
-}  // namespace
-
-UrlParams UrlParams::from_page() {
-  // The returned buffer belongs to Emscripten and is only valid until the next call.
-  const char* query = emscripten_run_script_string("window.location.search || ''");
-  return parse(query ? query : "");
+// RFC 3986's unreserved characters travel as they are; everything else is percent-encoded.
+std::string encode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
+
+}  // namespace
 
 UrlParams UrlParams::parse(const std::string& query) {
   UrlParams p;
@@ -73,6 +84,34 @@ double UrlParams::number(const std::string& key, double fallback, double lo, dou
 bool UrlParams::flag(const std::string& key) const {
   auto t = text(key);
   return t && (*t == "1" || *t == "true" || *t == "yes" || *t == "on");
+}
+
+void UrlParams::set(const std::string& key, std::string value) { values_[key] = std::move(value); }
+
+void UrlParams::set(const std::string& key, double value) {
+  char buf[32];
+  for (int digits = 6; digits <= 17; ++digits) {  // 6 digits suffice for slider values
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  values_[key] = buf;
+}
+
+void UrlParams::set_flag(const std::string& key, bool on) {
+  if (on) values_[key] = "1";
+  else values_.erase(key);
+}
+
+void UrlParams::erase(const std::string& key) { values_.erase(key); }
+
+std::string UrlParams::query() const {
+  std::string out;
+  for (const auto& [key, value] : values_) {
+    if (!out.empty()) out += '&';
+    out += encode(key);
+    if (!value.empty()) out += '=' + encode(value);
+  }
+  return out;
 }
 
 }  // namespace vigil::web

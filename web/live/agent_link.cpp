@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/page_wake.hpp"
+
 namespace vigil::web {
 
 namespace {
@@ -86,6 +88,7 @@ void AgentLink::note(std::string line) {
 EM_BOOL AgentLink::on_open(int, const EmscriptenWebSocketOpenEvent*, void* self) {
   auto* link = static_cast<AgentLink*>(self);
   link->status_ = Status::open;
+  request_frames();
   return EM_TRUE;
 }
 
@@ -93,6 +96,7 @@ EM_BOOL AgentLink::on_error(int, const EmscriptenWebSocketErrorEvent*, void* sel
   auto* link = static_cast<AgentLink*>(self);
   link->status_ = Status::failed;
   link->last_error_ = "connection error (is the agent running at " + link->address_ + "?)";
+  request_frames();
   return EM_TRUE;
 }
 
@@ -100,6 +104,7 @@ EM_BOOL AgentLink::on_close(int, const EmscriptenWebSocketCloseEvent* e, void* s
   auto* link = static_cast<AgentLink*>(self);
   if (link->status_ != Status::failed) link->status_ = Status::closed;
   if (link->last_error_.empty()) link->last_error_ = "closed (code " + std::to_string(e ? e->code : 0) + ")";
+  request_frames();
   return EM_TRUE;
 }
 
@@ -113,6 +118,7 @@ EM_BOOL AgentLink::on_message(int, const EmscriptenWebSocketMessageEvent* e, voi
   if (message.is_discarded() || !message.is_object()) return EM_TRUE;
   ++link->messages_;
   link->handle(message);
+  request_frames();
   return EM_TRUE;
 }
 

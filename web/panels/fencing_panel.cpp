@@ -135,6 +135,20 @@ FencingPanel::FencingPanel(const UrlParams& p) {
   seek(p.number("t", 0, 0, 1e9));
 }
 
+void FencingPanel::save(UrlParams& p) const {
+  p.set("lease", static_cast<double>(lease_ms_));
+  p.set("pause", static_cast<double>(pause_ms_));
+  p.set("interval", static_cast<double>(interval_ms_));
+  p.set("writes", static_cast<double>(old_writes_));
+  p.set("token", static_cast<double>(token_));
+  p.set("newfirst", new_first_ ? "on" : "off");
+  p.set("fencing", fencing_ ? "on" : "off");
+  p.set("participate", participate_ ? "on" : "off");
+  p.set("speed", speed_);
+  p.set_flag("autoplay", playing_);
+  p.set("t", std::floor(sim_ms_));
+}
+
 fencing::StaleLeaderOptions FencingPanel::options() const {
   fencing::StaleLeaderOptions o;
   o.lease = Millis{lease_ms_};

@@ -25,6 +25,8 @@ class FencingPanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
+  bool animating() const override { return playing_ && !done(); }
+  void save(UrlParams& params) const override;
 
  private:
   void rerun();              // the scenario with the current controls, from time 0

@@ -102,6 +102,31 @@ GossipPanel::GossipPanel(const UrlParams& params) {
   if (start_round > 0) step_rounds(static_cast<int>(std::min<double>(start_round, run_->cap())));
 }
 
+bool GossipPanel::animating() const {
+  if (view_ == View::membership)
+    return !editing_ && membership_.size() < kTfails && membership_error_.empty();
+  return playing_ && !run_->done();
+}
+
+void GossipPanel::save(UrlParams& p) const {
+  const bool membership = view_ == View::membership;
+  p.set("view", membership ? "membership" : "spread");
+  // One n for both views, as the constructor reads it.
+  p.set("n", static_cast<double>(membership ? members_ : nodes_));
+  p.set("fanout", static_cast<double>(fanout_));
+  p.set("mode", gossip::mode_name(kModes[mode_]));
+  p.set("loss", loss_pct_);
+  p.set("dead", static_cast<double>(dead_));
+  p.set("seed", static_cast<double>(seed_));
+  p.set("rate", rate_);
+  p.set_flag("autoplay", playing_);
+  p.set_flag("log", log_tail_);
+  p.set("trials", static_cast<double>(trials_));
+  p.set("tfail", static_cast<double>(selected_tfail_));
+  if (run_->round() > 0) p.set("round", static_cast<double>(run_->round()));
+  else p.erase("round");
+}
+
 gossip::SpreadOptions GossipPanel::spread_options() const {
   gossip::SpreadOptions o;
   o.nodes = static_cast<std::size_t>(nodes_);

@@ -24,6 +24,8 @@ class GossipPanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
+  bool animating() const override;
+  void save(UrlParams& params) const override;
 
  private:
   enum class View { spread, membership };

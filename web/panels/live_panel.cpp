@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <set>
-#include <sstream>
+#include <string_view>
 
 #include "panels/widgets.hpp"
 
@@ -66,9 +66,12 @@ void LivePanel::take_demo_config() {
 
 void LivePanel::connect_all() {
   links_.clear();
-  std::stringstream items(addresses_);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  // Split by hand: std::stringstream would pull iostreams and locales into the wasm (~65 KB).
+  const std::string_view list(addresses_);
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    std::string item(list.substr(start, comma - start));
+    start = comma + 1;
     item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
     if (item.empty()) continue;
     links_.push_back(std::make_unique<AgentLink>(item));
@@ -78,11 +81,19 @@ void LivePanel::connect_all() {
   selected_peer_ = 0;
 }
 
-void LivePanel::advance(double real_ms) {
+void LivePanel::save(UrlParams& p) const {
+  if (addresses_[0]) p.set("agents", addresses_);
+  else p.erase("agents");
+  // Never the token: it lets its holder inject faults, and URLs travel (see app-shell.js).
+  p.erase("token");
+}
+
+void LivePanel::advance(double) {
   take_demo_config();
-  since_snapshot_ms_ += real_ms;
-  if (since_snapshot_ms_ >= kSnapshotEveryMs && !links_.empty()) {
-    since_snapshot_ms_ = 0;
+  // Wall time, not frame time: frames come only when news arrives, and news comes in bursts.
+  const double now = emscripten_get_now();
+  if (now - last_snapshot_at_ms_ >= kSnapshotEveryMs && !links_.empty()) {
+    last_snapshot_at_ms_ = now;
     const auto i = static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1));
     links_[i]->send({{"type", "snapshot"}});
   }

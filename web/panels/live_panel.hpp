@@ -20,6 +20,10 @@ class LivePanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
+  // Event-driven: every WebSocket message asks for a frame (AgentLink), so nothing needs
+  // drawing in between.
+  bool animating() const override { return false; }
+  void save(UrlParams& params) const override;
 
  private:
   void connect_all();
@@ -37,7 +41,7 @@ class LivePanel : public Panel {
   std::vector<std::unique_ptr<AgentLink>> links_;
   int selected_agent_ = 0, selected_peer_ = 0;
   double loss_pct_ = 10, delay_ms_ = 0, pause_ms_ = 2000;
-  double since_snapshot_ms_ = 0;
+  double last_snapshot_at_ms_ = 0;  // performance.now() of the last snapshot request
   std::vector<std::string> names_cache_;
 };
 

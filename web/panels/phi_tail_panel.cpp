@@ -52,6 +52,21 @@ PhiTailPanel::PhiTailPanel(const UrlParams& params) {
   restart_live();
 }
 
+void PhiTailPanel::save(UrlParams& p) const {
+  p.set("mean", mean_ms_);
+  p.set("std", std_ms_);
+  p.set("pause", pause_ms_);
+  p.set("silence", silence_ms_);
+  p.set("model", std::string(detect::to_string(kModelOrder[model_])));
+  p.set_flag("follow", follow_live_);
+  p.set_flag("log", log_density_);
+  p.set("interval", interval_ms_);
+  p.set("delay", delay_ms_);
+  p.set("jitter", jitter_ms_);
+  p.set("loss", loss_pct_);
+  p.set("seed", static_cast<double>(seed_));
+}
+
 void PhiTailPanel::restart_live() {
   sim::HeartbeatConfig c;
   c.interval = Millis{std::llround(interval_ms_)};
@@ -71,6 +86,7 @@ void PhiTailPanel::restart_live() {
   received_ = 0;
   history_.clear();
   for (auto& t : trackers_) t.reset();
+  trackers_at_.fill(Millis{-1});
 }
 
 void PhiTailPanel::apply_link() {
@@ -97,22 +113,47 @@ void PhiTailPanel::advance(double real_ms) {
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
   now_ += Millis{static_cast<std::int64_t>(whole)};
+  const auto& crash = stream_->config().crash_at;
+  const auto crashed_by = [&](Millis t) { return (crash && *crash <= t) ? crash : std::nullopt; };
   for (const auto& hb : stream_->advance(now_)) {
+    // A suspicion can begin and end between two frames: note when each detector began to
+    // suspect during the silence this heartbeat ends, so that the counts do not depend on the
+    // frame rate.
+    if (const auto last = detectors_[0]->last_heartbeat())
+      for (std::size_t i = 0; i < kDetectors; ++i) {
+        const double delay = suspicion_delay_ms(i);
+        if (!std::isfinite(delay)) continue;
+        const Millis start = *last + Millis{static_cast<std::int64_t>(std::ceil(delay))};
+        if (start < hb.arrived && start > trackers_at_[i]) {
+          trackers_[i].observe(start, true, crashed_by(start));
+          trackers_at_[i] = start;
+        }
+      }
     for (auto& d : detectors_) d->heartbeat(hb.arrived);
     ++received_;
+    for (std::size_t i = 0; i < kDetectors; ++i) {
+      if (hb.arrived < trackers_at_[i]) continue;
+      trackers_[i].observe(hb.arrived, false, crashed_by(hb.arrived));  // heard from: trusted
+      trackers_at_[i] = hb.arrived;
+    }
   }
   Sample s{static_cast<double>(now_.count()) / 1000.0, {}, 0};
   for (std::size_t i = 0; i < kModels; ++i) s.phi[i] = detectors_[i]->phi(now_);
-  const auto& crash = stream_->config().crash_at;
-  const std::optional<Millis> crashed = (crash && *crash <= now_) ? crash : std::nullopt;
   for (std::size_t i = 0; i < kDetectors; ++i) {
     const bool suspects = detector_suspects(i);
-    trackers_[i].observe(now_, suspects, crashed);
+    trackers_[i].observe(now_, suspects, crashed_by(now_));
+    trackers_at_[i] = now_;
     if (suspects) s.suspecting = static_cast<std::uint8_t>(s.suspecting | (1u << i));
   }
   history_.push_back(s);
   while (!history_.empty() && history_.front().t_s < s.t_s - kHistorySeconds) history_.pop_front();
   if (follow_live_) follow_live();
+}
+
+double PhiTailPanel::suspicion_delay_ms(std::size_t i) const {
+  // Fixed timeouts suspect once the silence is over the timeout, phi once it reaches the threshold.
+  if (i < 3) return kTimeouts[i] + 1.0;
+  return detectors_[static_cast<std::size_t>(model_)]->silence_to_reach(thresholds_[i - 3]);
 }
 
 bool PhiTailPanel::detector_suspects(std::size_t i) const {
@@ -179,9 +220,9 @@ void PhiTailPanel::draw_controls() {
   ImGui::Spacing();
   ImGui::SetWindowFontScale(1.6f);
   if (std::isinf(phi))
-    ImGui::Text("phi = inf");
+    ImGui::Text("φ = ∞");
   else
-    ImGui::Text("phi = %.2f", phi);
+    ImGui::Text("φ = %.2f", phi);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Text("P(gap > silence) = %.3g", std::pow(10.0, -phi));
   for (double threshold : {8.0, 12.0}) {
@@ -301,7 +342,7 @@ void PhiTailPanel::draw_live_phi_plot(float height) {
   }
   if (plot::begin("live-phi", ImVec2(-1, height),
                   {t_end - kHistorySeconds, t_end, "simulated time (s)"},
-                  {0, 16, "phi over time (live stream)"})) {
+                  {0, 16, "φ over time (live stream)"})) {
     for (std::size_t i = 0; i < kModels; ++i)
       plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
     // The thresholds are the two phi detectors of the table: drag them to see the trade-off.

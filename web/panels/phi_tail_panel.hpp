@@ -25,6 +25,8 @@ class PhiTailPanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
+  bool animating() const override { return true; }  // the live stream never stops
+  void save(UrlParams& params) const override;
 
  private:
   static constexpr std::size_t kModels = 4;  // normal, logistic, exponential, empirical
@@ -39,6 +41,7 @@ class PhiTailPanel : public Panel {
   };
 
   bool detector_suspects(std::size_t i) const;
+  double suspicion_delay_ms(std::size_t i) const;  // silence at which detector i suspects
   std::string detector_name(std::size_t i) const;
   void draw_timeline(float height);
   void draw_detector_table();
@@ -73,6 +76,7 @@ class PhiTailPanel : public Panel {
   std::deque<Sample> history_;
   double thresholds_[2] = {8.0, 12.0};
   std::array<detect::SuspicionTracker, kDetectors> trackers_;
+  std::array<Millis, kDetectors> trackers_at_{};  // each tracker's latest observation
   std::string link_error_;
 };
 

@@ -298,6 +298,85 @@ RetryPanel::RetryPanel(const UrlParams& p) {
   }
 }
 
+bool RetryPanel::animating() const {
+  switch (view_) {
+    case View::hysteresis: return sweep_ && !(sweep_->done() && equilibria_done());
+    case View::chain: return false;
+    case View::fleet: return fleet_playing_ && !fleets_finished();
+    case View::server: return server_playing_ && !server_finished();
+  }
+  return false;
+}
+
+void RetryPanel::save(UrlParams& p) const {
+  p.set("view", kViewNames[static_cast<int>(view_)]);
+  const retry::HysteresisModel& m = hyst_.model;
+  p.set("mu-max", m.mu_max);
+  p.set("l0", m.l0_ms);
+  p.set("alpha", m.alpha);
+  p.set("beta", m.beta);
+  p.set("gamma", m.gamma);
+  p.set("kappa", m.kappa);
+  p.set("eta", m.eta);
+  p.set("max-latency", m.max_latency_ms);
+  p.set("lambda-min", hyst_.lambda_min);
+  p.set("lambda-max", hyst_.lambda_max);
+  p.set("step", hyst_.step);
+  p.set("equilibria", show_equilibria_ ? "1" : "0");
+  p.set("depth", static_cast<double>(chain_.depth));
+  p.set("fail", chain_.fail);
+  p.set("clients", static_cast<double>(fleet_options_.clients));
+  p.set("base", fleet_options_.backoff.base_s);
+  p.set("cap", fleet_options_.backoff.cap_s);
+  std::string shown;
+  for (const auto& run : fleets_)
+    if (run.shown) shown += (shown.empty() ? "" : ",") + retry::backoff_name(run.strategy);
+  p.set("strategies", shown);
+  p.set("metric", fleet_metric_ == 1 ? "peak" : fleet_metric_ == 2 ? "waiting" : "rate");
+  p.set("log", fleet_log_ ? "1" : "0");
+  const retry::ServerOptions& s = server_options_;
+  p.set("mitigations", retry::mitigations_name(s.mitigations));
+  p.set("arrival", s.arrival_rps);
+  p.set("trigger-at", s.trigger_at_s);
+  p.set("trigger-seconds", s.trigger_seconds);
+  p.set("trigger-capacity", s.trigger_capacity);
+  p.set("trigger-load", s.trigger_load);
+  p.set("budget-ratio", s.budget.ratio);
+  p.set("compare", compare_ ? "1" : "0");
+  p.set("queue", show_queue_ ? "1" : "0");
+  // Keys several views share mean the open view's value, as the constructor reads them.
+  for (const char* key : {"timeout", "capacity", "tries", "seconds", "seed", "speed", "second"}) p.erase(key);
+  p.erase("autoplay");
+  switch (view_) {
+    case View::hysteresis:
+      p.set("timeout", m.timeout_ms);
+      break;
+    case View::chain:
+      p.set("tries", static_cast<double>(chain_.tries));
+      break;
+    case View::fleet:
+      p.set("seconds", static_cast<double>(fleet_options_.seconds));
+      p.set("capacity", fleet_options_.capacity_rps);
+      p.set("seed", static_cast<double>(fleet_options_.seed));
+      p.set("speed", fleet_speed_);
+      p.set_flag("autoplay", fleet_playing_);
+      if (fleet_second() > 0) p.set("second", static_cast<double>(fleet_second()));
+      break;
+    case View::server:
+      p.set("capacity", s.capacity_rps);
+      p.set("timeout", s.timeout_ms);
+      p.set("tries", static_cast<double>(s.tries));
+      p.set("seconds", static_cast<double>(s.seconds));
+      p.set("seed", static_cast<double>(s.seed));
+      p.set("speed", server_speed_);
+      p.set_flag("autoplay", server_playing_);
+      if (server_ && server_->elapsed() > 0) p.set("second", static_cast<double>(server_->elapsed()));
+      break;
+  }
+  // Aliases the constructor also accepts would shadow nothing, but would confuse a reader.
+  for (const char* key : {"mu", "retries", "p", "mitigation"}) p.erase(key);
+}
+
 // ------------------------------------------------------------------------------- hysteresis
 
 void RetryPanel::restart_sweep() {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -15,6 +16,13 @@ namespace {
 
 constexpr std::size_t kLogLines = 300;
 constexpr double kMaxStepMs = 250;  // a background tab must not replay minutes in one frame
+// A large cluster runs in slices of at least this much real time instead of a sliver every
+// frame. A thread that wakes each frame for a fraction of a millisecond runs the engine several
+// times slower per datagram than one that works without pause (natively, 16 ms of simulated
+// time every 30 ms ran at about 0.3x of a continuous run on a two-core machine), and at this
+// size one frame's changes are too small to see anyway.
+constexpr double kLargeClusterSliceMs = 250;
+constexpr int kLargeCluster = 200;
 
 ImU32 state_color(std::uint8_t s) {
   switch (s) {
@@ -39,6 +47,7 @@ const char* state_name(std::uint8_t s) {
 }  // namespace
 
 SwimPanel::SwimPanel(const UrlParams& params) {
+  const auto built_from = std::chrono::steady_clock::now();
   nodes_ = static_cast<int>(params.number("n", nodes_, 2, 1000));
   loss_pct_ = params.number("loss", loss_pct_, 0, 60);
   speed_ = params.number("speed", speed_, 0.1, 20);
@@ -59,7 +68,10 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   const bool partition = params.flag("partition");
   if (kill >= 0 || slow >= 0 || partition) {
     cluster_->run_for(Millis{3000});
-    if (kill >= 0) cluster_->kill(static_cast<std::size_t>(selected_ = kill));
+    if (kill >= 0) {
+      cluster_->kill(static_cast<std::size_t>(selected_ = kill));
+      refresh_row(static_cast<std::size_t>(kill));
+    }
     if (slow >= 0) cluster_->set_slow(static_cast<std::size_t>(selected_ = slow), cluster_->config().probe_interval * 5);
     if (partition) toggle_partition();
     const auto totals = cluster_->totals();
@@ -68,6 +80,19 @@ SwimPanel::SwimPanel(const UrlParams& params) {
     last_sample_ = cluster_->now();
     next_sample_ = cluster_->now() + cluster_->config().probe_interval;
   }
+  setup_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built_from).count();
+  setup_datagrams_ = cluster_->totals().datagrams_sent;
+}
+
+void SwimPanel::save(UrlParams& p) const {
+  p.set("n", static_cast<double>(nodes_));
+  p.set("loss", loss_pct_);
+  p.set("speed", speed_);
+  p.set("seed", static_cast<double>(seed_));
+  p.set("profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]);
+  p.set("lifeguard", lifeguard_ ? "on" : "off");
+  // kill, slow and partition describe how an embedded scene starts, not where the reader took
+  // it; they stay as the page wrote them.
 }
 
 void SwimPanel::toggle_partition() {
@@ -97,6 +122,10 @@ void SwimPanel::restart() {
   o.event_log_capacity = 0;  // the panel keeps its own matrix and log
   cluster_ = std::make_unique<sim::SwimCluster>(sim::SwimCluster::create(o).value());
   matrix_.assign(static_cast<std::size_t>(nodes_) * nodes_, Cell{});
+  heat_.reset();  // releases the old texture before a new matrix is allocated
+  // Every node starts up and every view alive: only the diagonal differs from the first cell.
+  heat_ = std::make_unique<plot::HeatmapTexture>(nodes_, nodes_, heat_cell(0, 1));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) refresh_cell(i, i);
   cluster_->on_event([this](const sim::ClusterEvent& e) { on_event(e); });
   log_.clear();
   events_ = 0;
@@ -125,6 +154,15 @@ void SwimPanel::reset_row(std::size_t observer) {
     c.state = m ? static_cast<std::uint8_t>(m->state) : kUnknown;
     c.incarnation = m ? m->incarnation : 0;
   }
+  refresh_row(observer);
+}
+
+void SwimPanel::refresh_cell(std::size_t observer, std::size_t observed) {
+  heat_->set(static_cast<int>(observer), static_cast<int>(observed), heat_cell(observer, observed));
+}
+
+void SwimPanel::refresh_row(std::size_t observer) {
+  for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) refresh_cell(observer, j);
 }
 
 void SwimPanel::on_event(const sim::ClusterEvent& e) {
@@ -143,6 +181,7 @@ void SwimPanel::on_event(const sim::ClusterEvent& e) {
       case swim::EventKind::removed: c.state = kUnknown; break;
       case swim::EventKind::updated: break;
     }
+    refresh_cell(e.observer, *host);
   }
   log_event(e);
 }
@@ -182,6 +221,7 @@ void SwimPanel::log_event(const sim::ClusterEvent& e) {
 
 void SwimPanel::advance(double real_ms) {
   carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * speed_;
+  if (nodes_ >= kLargeCluster && carry_ms_ < kLargeClusterSliceMs * speed_) return;
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
   cluster_->run_for(Millis{static_cast<std::int64_t>(whole)});
@@ -245,8 +285,10 @@ void SwimPanel::draw_controls() {
   ImGui::PopItemWidth();
   const auto sel = static_cast<std::size_t>(selected_);
   if (ImGui::Button(cluster_->is_up(sel) ? "kill" : "revive")) {
-    if (cluster_->is_up(sel)) cluster_->kill(sel);
-    else {
+    if (cluster_->is_up(sel)) {
+      cluster_->kill(sel);
+      refresh_row(sel);  // a crashed node's row dims
+    } else {
       cluster_->revive(sel);
       reset_row(sel);
     }
@@ -279,11 +321,10 @@ void SwimPanel::draw_controls() {
   ImGui::EndChild();
 }
 
-plot::HeatCell SwimPanel::heat_cell(int row, int col, void* self) {
-  const auto* panel = static_cast<const SwimPanel*>(self);
-  if (row == col) return {IM_COL32(70, 72, 80, 255), 0};
-  const bool observer_down = !panel->cluster_->is_up(static_cast<std::size_t>(row));
-  const Cell& c = panel->matrix_[static_cast<std::size_t>(row) * panel->nodes_ + col];
+plot::HeatCell SwimPanel::heat_cell(std::size_t observer, std::size_t observed) const {
+  if (observer == observed) return {IM_COL32(70, 72, 80, 255), 0};
+  const bool observer_down = !cluster_->is_up(observer);
+  const Cell& c = matrix_[observer * nodes_ + observed];
   ImU32 color = state_color(c.state);
   if (observer_down) color = plot::colors::with_alpha(color, 60);  // a crashed node's last view
   // Within a block of tiny cells, the worst news shows.
@@ -299,18 +340,25 @@ void SwimPanel::draw_matrix(float height) {
   x.index_ticks = y.index_ticks = true;
   options.zoom = false;
   if (plot::begin("matrix", ImVec2(-1, height), x, y, options)) {
-    plot::heatmap(nodes_, nodes_, 0, n, 0, n, &SwimPanel::heat_cell, this);
-    // Small clusters show incarnations in the cells, as seed 003's demo does.
+    heat_->draw(0, n, 0, n);
+    const ImVec2 top_left = plot::to_screen(0, n), bottom_right = plot::to_screen(n, 0);
+    matrix_rect_ = ImVec4(top_left.x, top_left.y, bottom_right.x, bottom_right.y);
+    // Small clusters show incarnations in the cells, where a label fits (not on a phone's width).
+    const float cell_px = (bottom_right.x - top_left.x) / static_cast<float>(nodes_);
     if (nodes_ <= 24)
       for (int r = 0; r < nodes_; ++r)
         for (int c = 0; c < nodes_; ++c) {
           if (r == c) continue;
           char inc[16];
           std::snprintf(inc, sizeof inc, "#%u", matrix_[static_cast<std::size_t>(r) * nodes_ + c].incarnation);
+          if (ImGui::CalcTextSize(inc).x > cell_px * 0.84f) continue;
           plot::text(c + 0.08, n - r - 0.1, IM_COL32(20, 20, 24, 230), inc);
         }
     int row = 0, col = 0;
+    hovered_row_ = hovered_col_ = -1;
     if (plot::hovered_cell(&row, &col)) {
+      hovered_row_ = row;
+      hovered_col_ = col;
       const Cell& c = matrix_[static_cast<std::size_t>(row) * nodes_ + col];
       ImGui::BeginTooltip();
       if (row == col) ImGui::Text("node-%d (itself)%s", row, cluster_->is_up(static_cast<std::size_t>(row)) ? "" : ", crashed");
@@ -350,6 +398,24 @@ nlohmann::json SwimPanel::state() const {
       for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c) row.push_back(state_name(matrix_[r * nodes_ + c].state));
       views.push_back(row);
     }
+  // How the live observers see the selected member (the one &kill= or the fault buttons act on),
+  // and how many of those holding it dead the cached picture shows red in its column: all of
+  // them, if blocks keep their worst news.
+  const auto sel = static_cast<std::size_t>(selected_);
+  std::size_t of_selected[5] = {0, 0, 0, 0, 0};
+  std::size_t shown_dead = 0;
+  for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
+    if (r == sel || !cluster_->is_up(r)) continue;
+    const std::uint8_t s = matrix_[r * nodes_ + sel].state;
+    ++of_selected[std::min<std::uint8_t>(s, 4)];
+    if (s == 2 && heat_->shown_color(static_cast<int>(r), selected_) == state_color(2)) ++shown_dead;
+  }
+  nlohmann::json matrix = {{"rect", {matrix_rect_.x, matrix_rect_.y, matrix_rect_.z, matrix_rect_.w}},
+                           {"block_rows", heat_->block_rows()},
+                           {"block_cols", heat_->block_cols()},
+                           {"uploads", heat_->uploads()},
+                           {"hovered", hovered_row_ < 0 ? nlohmann::json() : nlohmann::json{hovered_row_, hovered_col_}},
+                           {"selected_shown_dead", shown_dead}};
   const auto totals = cluster_->totals();
   return {{"demo", "swim"},
           {"nodes", nodes_},
@@ -360,9 +426,15 @@ nlohmann::json SwimPanel::state() const {
           {"views_by_state", {{"alive", counts[0]}, {"suspect", counts[1]}, {"dead", counts[2]}, {"left", counts[3]}, {"unknown", counts[4]}}},
           {"up", up},
           {"views", views},
+          {"selected", selected_},
+          {"views_of_selected", {{"alive", of_selected[0]}, {"suspect", of_selected[1]}, {"dead", of_selected[2]},
+                                 {"left", of_selected[3]}, {"unknown", of_selected[4]}}},
+          {"matrix", matrix},
           {"events", events_},
           {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
-          {"datagrams", totals.datagrams_sent}};
+          {"datagrams", totals.datagrams_sent},
+          {"setup_ms", setup_ms_},
+          {"setup_datagrams", setup_datagrams_}};
 }
 
 }  // namespace vigil::web

@@ -7,6 +7,7 @@
 
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
+#include "plot/heatmap_texture.hpp"
 #include "plot/plot.hpp"
 #include "sim/swim_cluster.hpp"
 
@@ -21,6 +22,8 @@ class SwimPanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
+  bool animating() const override { return true; }  // the cluster runs while it is shown
+  void save(UrlParams& params) const override;
 
  private:
   struct Cell {
@@ -32,6 +35,9 @@ class SwimPanel : public Panel {
   void restart();
   void on_event(const sim::ClusterEvent& e);
   void reset_row(std::size_t observer);
+  // Brings the cached picture of the matrix up to date with matrix_ and who is up.
+  void refresh_cell(std::size_t observer, std::size_t observed);
+  void refresh_row(std::size_t observer);
   swim::Config current_config() const;
   void apply_link();
   void toggle_partition();
@@ -40,7 +46,7 @@ class SwimPanel : public Panel {
   void draw_controls();
   void draw_matrix(float height);
   void draw_traffic(float height);
-  static plot::HeatCell heat_cell(int row, int col, void* self);
+  plot::HeatCell heat_cell(std::size_t observer, std::size_t observed) const;
 
   // Parameters.
   int nodes_ = 8;
@@ -53,6 +59,18 @@ class SwimPanel : public Panel {
 
   std::unique_ptr<sim::SwimCluster> cluster_;
   std::vector<Cell> matrix_;  // observer-major
+  // matrix_ as drawn, kept between frames: a million cells cannot be redrawn every frame.
+  std::unique_ptr<plot::HeatmapTexture> heat_;
+  // Where the matrix was last drawn (screen pixels: min x, min y, max x, max y) and the cell
+  // under the mouse (-1: none), for state().
+  ImVec4 matrix_rect_{0, 0, 0, 0};
+  int hovered_row_ = -1, hovered_col_ = -1;
+  // What building the panel took (the cluster, its matrix, a warm-up before &kill= and such)
+  // and the datagrams of that warm-up. The app builds a panel inside its first advance(), so
+  // the simulation's own speed is (datagrams - setup_datagrams) / (advance time - setup_ms),
+  // as the native bench leaves its setup out.
+  double setup_ms_ = 0;
+  std::uint64_t setup_datagrams_ = 0;
   std::deque<std::string> log_;
   std::uint64_t events_ = 0;
   double carry_ms_ = 0;

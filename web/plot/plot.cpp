@@ -377,22 +377,32 @@ bool drag_vline(const char* label, double* x, ImU32 color, double lo, double hi)
   return moved;
 }
 
-void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
-             HeatCell (*cell)(int row, int col, void* context), void* context) {
-  if (rows <= 0 || cols <= 0) return;
+void cell_grid(int rows, int cols, double x0, double x1, double y0, double y1) {
   g.cell_rows = rows;
   g.cell_cols = cols;
   g.cell_x0 = x0;
   g.cell_x1 = x1;
   g.cell_y0 = y0;
   g.cell_y1 = y1;
+}
+
+// Cells below two pixels are grouped into blocks showing their highest-ranked member.
+int cells_per_block(float cell_pixels) {
+  return std::max(1, static_cast<int>(std::ceil(2.0f / std::max(cell_pixels, 1e-3f))));
+}
+
+bool cells_have_gaps(float cell_w, float cell_h) { return cell_w > 6 && cell_h > 6; }
+
+void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
+             HeatCell (*cell)(int row, int col, void* context), void* context) {
+  if (rows <= 0 || cols <= 0) return;
+  cell_grid(rows, cols, x0, x1, y0, y1);
   const ImVec2 top_left = to_screen(x0, y1), bottom_right = to_screen(x1, y0);
   const float w = (bottom_right.x - top_left.x) / static_cast<float>(cols);
   const float h = (bottom_right.y - top_left.y) / static_cast<float>(rows);
-  // Cells below two pixels are grouped into blocks showing their highest-ranked member.
-  const int row_step = std::max(1, static_cast<int>(std::ceil(2.0f / std::max(h, 1e-3f))));
-  const int col_step = std::max(1, static_cast<int>(std::ceil(2.0f / std::max(w, 1e-3f))));
-  const float gap = (row_step == 1 && col_step == 1 && w > 6 && h > 6) ? 1.0f : 0.0f;
+  const int row_step = cells_per_block(h);
+  const int col_step = cells_per_block(w);
+  const float gap = cells_have_gaps(w, h) ? 1.0f : 0.0f;
   for (int r = 0; r < rows; r += row_step) {
     for (int c = 0; c < cols; c += col_step) {
       HeatCell best;

@@ -85,6 +85,12 @@ struct HeatCell {
 void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
              HeatCell (*cell)(int row, int col, void* context), void* context);
 bool hovered_cell(int* row, int* col);
+// For heat maps drawn by other means (HeatmapTexture): the grid hovered_cell() reports on, and
+// the rules every heat map follows: how many cells of this size (pixels) form one block, and
+// whether cells are large enough to be drawn with a one-pixel gap between them.
+void cell_grid(int rows, int cols, double x0, double x1, double y0, double y1);
+int cells_per_block(float cell_pixels);
+bool cells_have_gaps(float cell_w, float cell_h);
 
 // Whether a labelled series is shown (its legend entry toggles it).
 bool visible(const char* label);

@@ -1,0 +1,243 @@
+// The page side of the vigil web app (index.html): loading the WebAssembly with a progress bar,
+// deciding when frames are drawn, and talking to a page that embeds the app in an iframe.
+//
+// Frames are drawn on demand. The app draws while its demo animates (a simulation playing) and
+// for a short while after any input; otherwise it sleeps until the next input. It never draws
+// while it cannot be seen: a hidden tab, a frame scrolled out of view (IntersectionObserver on
+// the canvas, which in an iframe measures against the top page's viewport), or a frame its host
+// page declared hidden with {type: 'vigil:visibility', visible: false}. See docs/embedding.md.
+'use strict';
+
+(() => {
+  const canvas = document.getElementById('canvas');
+  const status = document.getElementById('status');
+  const bar = document.getElementById('progress');
+  const embedded = window.parent !== window;
+  // Frames keep coming this long after an input, so that hover, press and release all land.
+  const kSettleMs = 400;
+  // At most one URL update (history entry rewrite and message to the host) this often.
+  const kParamsEveryMs = 500;
+
+  // ------------------------------------------------------------------------- keyboard focus
+  // Emscripten's GLFW listens for keys on window; when this page is embedded in another, that
+  // would swallow the host page's typing. These capture listeners run first (registered before
+  // the app loads) and stop key events unless the canvas has focus.
+  for (const type of ['keydown', 'keypress', 'keyup']) {
+    window.addEventListener(type, (e) => {
+      if (document.activeElement !== canvas) e.stopImmediatePropagation();
+    }, true);
+  }
+  canvas.addEventListener('mousedown', () => canvas.focus());
+
+  // ------------------------------------------------------------------------------ visibility
+  const seen = {
+    tab: document.visibilityState !== 'hidden',
+    viewport: true,  // until the observer says otherwise
+    host: true,      // until the embedding page says otherwise
+  };
+  const isVisible = () => seen.tab && seen.viewport && seen.host;
+
+  // --------------------------------------------------------------------------- frame loop
+  let ready = false;     // the wasm runtime is up and main() has run
+  let pending = false;   // a requestAnimationFrame is outstanding
+  let sleeping = true;   // no frame since the loop last stopped: the next one resumes
+  let settleUntil = 0;
+  let frames = 0;        // drawn by this page, for tests and the host
+
+  function tick() {
+    pending = false;
+    if (!ready || !isVisible()) {
+      sleeping = true;
+      return;
+    }
+    const more = Module._vigil_frame(sleeping ? 1 : 0);
+    sleeping = false;
+    ++frames;
+    syncParams();
+    if (more || performance.now() < settleUntil) schedule();
+    else sleeping = true;
+  }
+
+  function schedule() {
+    if (pending || !ready || !isVisible()) return;
+    pending = true;
+    requestAnimationFrame(tick);
+  }
+
+  // Something changed that the app must show: draw for a little while.
+  function wake() {
+    settleUntil = Math.max(settleUntil, performance.now() + kSettleMs);
+    schedule();
+  }
+
+  function setSeen(key, value) {
+    if (seen[key] === value) return;
+    seen[key] = value;
+    if (isVisible()) wake();
+    else flushParams();  // the host may unload a frame it no longer shows: tell it where we are
+    report();
+  }
+
+  for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'pointerleave',
+                      'wheel', 'touchstart', 'touchmove', 'touchend', 'keydown', 'keyup', 'focus', 'blur'])
+    canvas.addEventListener(type, wake, { passive: true });
+  window.addEventListener('resize', wake);
+  document.addEventListener('visibilitychange',
+                            () => setSeen('tab', document.visibilityState !== 'hidden'));
+  if ('IntersectionObserver' in window)
+    new IntersectionObserver((entries) => {
+      for (const e of entries) setSeen('viewport', e.isIntersecting);
+    }).observe(canvas);
+
+  // ------------------------------------------------------------------------- the host page
+  function post(message) {
+    // Only parameters and visibility travel, never the agents' token (see syncParams), so any
+    // origin may embed a demo and listen.
+    if (embedded) window.parent.postMessage(message, '*');
+  }
+
+  function report() {
+    post({ type: 'vigil:status', visible: isVisible(), ready });
+  }
+
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || !e.data || typeof e.data !== 'object') return;
+    if (e.data.type === 'vigil:visibility') setSeen('host', e.data.visible !== false);
+  });
+
+  // ------------------------------------------------------------------------ the URL state
+  // The app's parameters as the reader set them, kept in this page's URL and sent to the host,
+  // which can reload the frame from them after unloading it. The first report after start gives
+  // the host the demo's full parameters, defaults included.
+  let shownQuery = location.search.replace(/^\?/, '');
+  let paramsTimer = 0;
+  let paramsAt = 0;
+
+  function currentQuery() {
+    const query = Module.UTF8ToString(Module._vigil_query());
+    // A token typed by the reader is a secret: it never goes into a URL or to another page.
+    const params = new URLSearchParams(query);
+    params.delete('token');
+    return params.toString();
+  }
+
+  function publishParams() {
+    paramsTimer = 0;
+    paramsAt = performance.now();
+    const query = currentQuery();
+    if (query === shownQuery) return;
+    shownQuery = query;
+    history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`);
+    post({ type: 'vigil:params', query });
+  }
+
+  function syncParams() {
+    if (paramsTimer) return;
+    const wait = Math.max(0, paramsAt + kParamsEveryMs - performance.now());
+    paramsTimer = setTimeout(publishParams, wait);
+  }
+
+  function flushParams() {
+    if (!ready) return;
+    clearTimeout(paramsTimer);
+    publishParams();
+  }
+  window.addEventListener('pagehide', flushParams);
+
+  // ---------------------------------------------------------------------- loading the wasm
+  const kilobytes = (n) => `${Math.round(n / 1024).toLocaleString('en')} KB`;
+
+  function showProgress(done, total) {
+    if (total > 0) {
+      const share = Math.min(1, done / total);
+      bar.style.width = `${(share * 100).toFixed(1)}%`;
+      status.textContent = `Loading vigil… ${kilobytes(done)} of ${kilobytes(total)}`;
+    } else {
+      status.textContent = `Loading vigil… ${kilobytes(done)}`;
+    }
+  }
+
+  // The size of the wasm as the app sees it, decompressed: written into this page at build
+  // time; the Content-Length only when the server sent the file as it is.
+  function expectedBytes(response) {
+    const built = Number(document.documentElement.dataset.wasmBytes);
+    if (Number.isFinite(built) && built > 0) return built;
+    if (response.headers.get('content-encoding')) return 0;
+    return Number(response.headers.get('content-length')) || 0;
+  }
+
+  // Streams the response through a byte counter, so that the browser compiles the module while
+  // it downloads and the bar still moves.
+  function counted(response) {
+    const total = expectedBytes(response);
+    let done = 0;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        done += chunk.byteLength;
+        showProgress(done, total);
+        controller.enqueue(chunk);
+      },
+      flush() { status.textContent = 'Starting vigil…'; },
+    });
+    return new Response(response.body.pipeThrough(counter),
+                        { headers: { 'Content-Type': 'application/wasm' } });
+  }
+
+  async function instantiate(imports) {
+    const response = await fetch('vigil.wasm', { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`vigil.wasm: HTTP ${response.status}`);
+    return WebAssembly.instantiateStreaming(counted(response), imports);
+  }
+
+  function fail(what) {
+    status.textContent = `vigil stopped: ${what}`;
+    status.className = 'error';
+    document.body.classList.remove('loading');
+  }
+
+  window.Module = {
+    canvas,
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+    instantiateWasm(imports, receive) {
+      instantiate(imports)
+        .then(({ instance, module }) => receive(instance, module))
+        .catch((e) => fail(String(e && e.message ? e.message : e)));
+      return {};  // exports arrive asynchronously through receive()
+    },
+    onRuntimeInitialized() {
+      ready = true;
+      document.body.classList.remove('loading');
+      status.textContent = '';
+      report();
+      wake();
+    },
+    onAbort: fail,
+  };
+
+  // Which agents the live demo may connect to: `vigil demo` lists its agents (and the
+  // fault-injection token, loopback only), an agent lists itself with an empty address meaning
+  // this page's origin, `vigil serve` lists none. On a plain static host the file v1/demo that
+  // ships with the app answers, with no agents.
+  fetch('v1/demo', { cache: 'no-store' })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((demo) => {
+      if (demo && Array.isArray(demo.agents))
+        for (const a of demo.agents) if (a && a.http === '') a.http = location.host;
+      window.vigilDemo = demo;
+    })
+    .catch(() => { window.vigilDemo = null; })
+    .finally(wake);
+
+  // For tests and embedding pages: the active demo's numbers, and how the page is drawing.
+  window.vigil = {
+    state() {
+      if (!ready) return null;
+      return JSON.parse(Module.UTF8ToString(Module._vigil_state_json()));
+    },
+    frames: () => frames,
+    visible: isVisible,
+    drawing: () => pending,
+    wake,
+  };
+})();
