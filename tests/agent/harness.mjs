@@ -57,7 +57,9 @@ export async function waitFor(probe, timeoutMs, what, intervalMs = 100) {
 
 export function httpGet(port, urlPath, timeoutMs = 2000) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, timeout: timeoutMs }, (res) => {
+    // A connection of its own: polls reusing an idle keep-alive connection race the server's
+    // closing of it, which is not what these tests are about.
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, timeout: timeoutMs, agent: false }, (res) => {
       let body = '';
       res.on('data', (c) => { body += c; });
       res.on('end', () => resolve({ status: res.statusCode, body }));
