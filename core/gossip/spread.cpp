@@ -68,7 +68,8 @@ Result<SpreadResult> spread(const SpreadOptions& o, sim::Rng& rng) {
   r.live = live;
   r.informed.push_back(informed);
 
-  // Anyone but `self`, uniformly; the same arithmetic as seed 004's floor(rand() * (n - 1)).
+  // Anyone but `self`, uniformly; the same arithmetic as the reference script's
+  // floor(rand() * (n - 1)).
   auto other = [&](std::uint32_t self) {
     const std::uint32_t t = rng.below(n - 1);
     return t >= self ? t + 1 : t;

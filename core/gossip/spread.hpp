@@ -56,9 +56,9 @@ struct SpreadResult {
 };
 
 // Draws targets from `rng` in a fixed order, so one generator passed through several runs gives
-// one reproducible sequence. Push draws exactly like seed 004's script (informed members in index
-// order, f targets each, `below(n - 1)` shifted past the sender), so with its seed 44 the
-// article's table comes out exactly; loss draws are made only when loss > 0.
+// one reproducible sequence. Push draws exactly like the reference script (informed members in
+// index order, f targets each, `below(n - 1)` shifted past the sender), so with its seed 44
+// its table comes out exactly; loss draws are made only when loss > 0.
 Result<SpreadResult> spread(const SpreadOptions& options, sim::Rng& rng);
 
 }  // namespace vigil::gossip

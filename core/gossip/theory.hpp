@@ -11,7 +11,7 @@ namespace vigil::gossip {
 //   log_(f+1) n + ln(n) / f
 // rounds: the informed count grows (f + 1)-fold while it is small, then each uninformed member
 // misses all ~f·n pushes with probability e^-f, so the uninformed fraction shrinks e^f-fold a
-// round. Seed 004's "theory" column. The fanout may be fractional (an effective fanout).
+// round. The fanout may be fractional (an effective fanout).
 double pittel_rounds(double nodes, double fanout);
 
 // The expected number of informed live members after each round, by the mean-field recursion on

@@ -16,10 +16,10 @@ constexpr Millis kWatchAfterCrash{10000};
 constexpr Millis kPause{600};
 constexpr Millis kWarmup = kDetectorsWarmup;
 
-// Phi detectors as in seed 000: normal model over the last 100 gaps (10 s of heartbeats).
+// Phi detectors as in the reference run: normal model over the last 100 gaps (10 s of heartbeats).
 // Akka's 100 ms minimum deviation is tuned for 1 s heartbeats; at 100 ms it would hide the
 // "100 ± a few ms" regularity phi exploits, so the floor here is a tenth of the interval.
-detect::PhiAccrualConfig seed_phi_config() {
+detect::PhiAccrualConfig experiment_phi_config() {
   detect::PhiAccrualConfig c;
   c.model = detect::TailModel::normal;
   c.window = 100;
@@ -70,7 +70,7 @@ Result<sim::HeartbeatConfig> detector_scenario(const std::string& name, int seco
   return c;
 }
 
-std::vector<std::unique_ptr<detect::Detector>> seed_detectors() {
+std::vector<std::unique_ptr<detect::Detector>> experiment_detectors() {
   std::vector<std::unique_ptr<detect::Detector>> out;
   for (auto [ms, name] :
        {std::pair{300, "timeout-300ms"}, {1000, "timeout-1s"}, {3000, "timeout-3s"}})
@@ -78,7 +78,7 @@ std::vector<std::unique_ptr<detect::Detector>> seed_detectors() {
         detect::FixedTimeout::create(Millis{ms}, name).value()));
   for (double threshold : {8.0, 12.0})
     out.push_back(std::make_unique<detect::PhiThreshold>(
-        detect::PhiThreshold::create(seed_phi_config(), threshold).value()));
+        detect::PhiThreshold::create(experiment_phi_config(), threshold).value()));
   return out;
 }
 
@@ -110,7 +110,7 @@ Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
       std::vector<Millis> arrivals;
       for (const auto& hb : stream->advance(end)) arrivals.push_back(hb.arrived);
 
-      auto detectors = seed_detectors();
+      auto detectors = experiment_detectors();
       if (scenario_rows.empty())
         for (const auto& d : detectors) {
           DetectorsRow row;

@@ -14,7 +14,7 @@
 
 namespace vigil::lab {
 
-// Seed 000's experiment in virtual time: one heartbeat stream (every 100 ms), five detectors fed
+// Timeouts against phi in virtual time: one heartbeat stream (every 100 ms), five detectors fed
 // the same arrivals, four network/sender scenarios, each run ending with the sender crashing
 // right after a heartbeat.
 struct DetectorsOptions {
@@ -33,8 +33,8 @@ struct DetectorsRow {
   double false_suspicion_ms = 0.0;     // total wrongly-suspected time over all runs
   std::optional<double> detection_ms;  // mean over runs of crash -> permanent suspicion
   std::vector<double> detection_ms_by_run;
-  // Silence (ms since the last heartbeat) at which each false alarm fired, in order: seed 000
-  // quotes these for phi during the pauses (155, 420, 415 ms).
+  // Silence (ms since the last heartbeat) at which each false alarm fired, in order: the
+  // reference run of this experiment gives them for phi during the pauses (155, 420, 415 ms).
   std::vector<double> alarm_silences_ms;
 };
 
@@ -48,7 +48,7 @@ const std::vector<std::string>& detector_scenario_names();
 Result<sim::HeartbeatConfig> detector_scenario(const std::string& name, int seconds);
 
 // The five detectors: timeout-300ms, timeout-1s, timeout-3s, phi-8, phi-12.
-std::vector<std::unique_ptr<detect::Detector>> seed_detectors();
+std::vector<std::unique_ptr<detect::Detector>> experiment_detectors();
 
 Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
                                                 const Progress& progress = {});

@@ -180,7 +180,7 @@ Report gossip_table_report(const std::vector<GossipTableRow>& rows, const Gossip
   Table t;
   t.key = "gossip_table";
   t.title = "Push gossip, " + std::to_string(o.trials) +
-            " trials averaged (seed 004's table; theory log_(f+1) n + ln(n)/f)";
+            " trials averaged (theory: Pittel, log_(f+1) n + ln(n)/f)";
   t.columns = {{"n", "n", 0},
                {"f", "f", 0},
                {"rounds", "rounds (avg)", 1},
@@ -316,7 +316,7 @@ Report membership_report(const std::vector<MembershipRow>& rows, const Membershi
       "Every list starts at counter 0 grown at round 0, so the first rounds include the start-up:",
       "a member's first bumps need a few rounds to reach far observers (false_by_round shows it).",
       "all agree dead: crash -> every live member holds it failed; each detects: crash -> each",
-      "member's own detection, averaged over members (seed 000's ~14 and 12.6 rounds match this)."};
+      "member's own detection, averaged over members."};
   for (const auto& r : rows)
     if (r.agreed < o.trials)
       report.notes.push_back("T_fail " + std::to_string(r.t_fail) + ": " +
@@ -359,9 +359,9 @@ Report heartbeat_costs_report(const std::vector<HeartbeatCostRow>& rows,
   Report report;
   report.tables.push_back(std::move(t));
   report.notes = {
-      "Gossip sends n x fanout messages, every live member to fanout peers. Seed 000 printed",
-      "9,900 against 194 (and 291 at fanout 3): 194 = 97 x 2 and 291 = 97 x 3, as if 97 of its",
-      "100 members were sending when it counted; with all 100 up it is 200 (300).",
+      "Gossip sends n x fanout messages, every live member to fanout peers. The reference run",
+      "printed 194 (291 at fanout 3): 194 = 97 x 2 and 291 = 97 x 3, as if 97 of its 100",
+      "members were sending when it counted; with all 100 up it is 200 (300).",
       "Each gossip message carries the whole list, so the entries (bytes) still grow as n^2."};
   return report;
 }

@@ -36,7 +36,7 @@ Report chain_report(const retry::Chain& chain, const retry::ChainAmplification& 
   return report;
 }
 
-std::vector<ChainRow> seed002_chain_rows() {
+std::vector<ChainRow> reference_chain_rows() {
   std::vector<ChainRow> rows;
   for (auto [depth, fail] : {std::pair{3, 0.05}, std::pair{3, 0.20}, std::pair{5, 0.10},
                              std::pair{5, 0.30}, std::pair{5, 0.70}, std::pair{5, 1.00}}) {
@@ -49,7 +49,7 @@ std::vector<ChainRow> seed002_chain_rows() {
 Report chain_table_report(const std::vector<ChainRow>& rows) {
   Table t;
   t.key = "chain";
-  t.title = "Retry amplification through a chain of services (seed 002, k attempts per hop)";
+  t.title = "Retry amplification through a chain of services (k attempts per hop)";
   t.columns = {{"depth", "N", 0},
                {"tries", "k", 0},
                {"fail", "p", 2},
@@ -115,7 +115,7 @@ Result<HysteresisResult> run_hysteresis(const HysteresisOptions& o, const Progre
 Report hysteresis_report(const HysteresisResult& r, const HysteresisOptions& o) {
   Table t;
   t.key = "sweep";
-  t.title = "Load swept up and back down (seed 002's simulation B): where latency settles";
+  t.title = "Load swept up and back down (fluid model): where latency settles";
   t.columns = {{"direction", "direction", 0},   {"lambda0", "lambda0 req/s", 0},
                {"latency_ms", "latency ms", 1}, {"offered", "offered req/s", 0},
                {"carried", "carried req/s", 0}, {"goodput", "goodput req/s", 0}};

@@ -15,18 +15,18 @@
 
 namespace vigil::lab {
 
-// --- retry chain: seed 002's amplification through a chain of retrying services.
+// --- retry chain: amplification through a chain of retrying services.
 Report chain_report(const retry::Chain& chain, const retry::ChainAmplification& a);
 
 struct ChainRow {
   retry::Chain chain;
   retry::ChainAmplification result;
 };
-// Seed 002's table: k = 3 and six (N, p) pairs.
-std::vector<ChainRow> seed002_chain_rows();
+// The reference table: k = 3 and six (N, p) pairs.
+std::vector<ChainRow> reference_chain_rows();
 Report chain_table_report(const std::vector<ChainRow>& rows);
 
-// --- retry hysteresis: seed 002's simulation B, the load swept up and back down.
+// --- retry hysteresis: the fluid model with the load swept up and back down.
 struct HysteresisOptions {
   retry::HysteresisModel model;
   double lambda_min = 100.0;
@@ -65,7 +65,7 @@ Result<std::vector<retry::Equilibrium>> run_equilibria(const retry::HysteresisMo
 Report equilibria_report(const std::vector<retry::Equilibrium>& roots,
                          const retry::HysteresisModel& model, double lambda0);
 
-// --- retry fleet: seed 002's simulation C, clients retrying after one outage.
+// --- retry fleet: clients retrying after one outage.
 struct FleetResult {
   std::vector<retry::FleetSecond> per_second;
   double peak_rps = 0.0;  // busiest 100 ms, as a rate

@@ -1,4 +1,4 @@
-// `retry fleet` and `retry server`: the two simulations of seed 002 driven by random events.
+// `retry fleet` and `retry server`: the two retry-storm simulations driven by random events.
 #include <cstdio>
 
 #include "lab/retry_experiments.hpp"

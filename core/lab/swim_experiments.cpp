@@ -222,7 +222,7 @@ Status CostOptions::validate() const {
 
 Result<std::vector<CostRow>> run_cost(const CostOptions& o, const Progress& progress) {
   if (auto s = o.validate(); !s) return s.error();
-  // Seed 004's assumptions: one round a second, a 60-byte header, 40 bytes per member entry,
+  // The formula's assumptions: one round a second, a 60-byte header, 40 bytes per member entry,
   // gossip sending the full list to one peer, SWIM piggybacking up to 6 updates.
   constexpr double kHeader = 60, kEntry = 40;
   std::vector<CostRow> rows;
@@ -261,7 +261,7 @@ Result<std::vector<CostRow>> run_cost(const CostOptions& o, const Progress& prog
 Report cost_report(const std::vector<CostRow>& rows) {
   Table t;
   t.key = "cost";
-  t.title = "Failure-detection traffic per second (seed 004's assumptions for the formula rows)";
+  t.title = "Failure-detection traffic per second (formula rows: 60-byte header, 40 bytes a member)";
   t.columns = {{"n", "n", 0},
                {"scheme", "scheme", 0},
                {"source", "source", 0},

@@ -61,7 +61,7 @@ struct SwimRunResult {
 Result<SwimRunResult> run_swim(const SwimRunOptions& options, const Progress& progress = {});
 Report swim_report(const SwimRunResult& r, const SwimRunOptions& o);
 
-// --- cost: seed 004's table, by formula and measured on the simulator.
+// --- cost: traffic per scheme, by formula and measured on the simulator.
 struct CostOptions {
   std::vector<std::size_t> nodes = {10, 100, 1000};
   std::uint32_t seed = 1;

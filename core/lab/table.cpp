@@ -56,7 +56,7 @@ std::string render_text(const Table& table) {
       width[i] = std::max(width[i], out.back().size());
     }
   }
-  // Text columns align left, numbers right, as in the seed articles' tables.
+  // Text columns align left, numbers right, as in any printed table.
   std::vector<bool> left(table.columns.size(), false);
   for (const auto& row : table.rows)
     for (std::size_t i = 0; i < row.size() && i < left.size(); ++i)

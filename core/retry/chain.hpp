@@ -25,9 +25,9 @@ struct ChainAmplification {
 // 1 + p + ... + p^(k-1), which is exact at p = 1 and loses no precision as p approaches 1.
 double expected_calls(int tries, double fail);
 
-// Seed 002's closed forms. Note the article's two assumptions differ: the amplification counts
-// failures at the last hop only, while the success probability lets every one of the N hops fail
-// with probability p after k tries. Both are reproduced as published.
+// The closed forms of retry amplification. Note their two usual assumptions differ: the
+// amplification counts failures at the last hop only, while the success probability lets every
+// one of the N hops fail with probability p after k tries. Both are kept as usually stated.
 Result<ChainAmplification> amplify(const Chain& chain);
 
 }  // namespace vigil::retry

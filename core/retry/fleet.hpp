@@ -9,8 +9,9 @@
 
 namespace vigil::retry {
 
-// Seed 002's simulation C: `clients` clients all see their call fail at t = 0 (the outage) and
-// retry under one backoff strategy against a server that is back with `capacity_rps`.
+// A fleet after an outage, as in Brooker's backoff-and-jitter simulations (2015): `clients`
+// clients all see their call fail at t = 0 (the outage) and retry under one backoff strategy
+// against a server that is back with `capacity_rps`.
 //
 // Time runs in 10 ms ticks: a retry lands on the tick nearest its wake-up time, and never on the
 // tick it was decided (so `none` retries every 10 ms, a client loop's turnaround). The server

@@ -6,13 +6,14 @@
 
 namespace vigil::retry {
 
-// Seed 002's fluid model of a retry storm, with latency L (ms) as the state:
+// A fluid model of a retry storm (a metastable failure in the sense of Bronson et al. 2021),
+// with latency L (ms) as the state:
 //
-//   offered(L)  = lambda0 * [1 + gamma * sigmoid(kappa * (L - timeout))]    (the article's)
-//   capacity(L) = mu_max / (1 + alpha * (L / L0)^beta)                      (the article's)
+//   offered(L)  = lambda0 * [1 + gamma * sigmoid(kappa * (L - timeout))]    (the usual form)
+//   capacity(L) = mu_max / (1 + alpha * (L / L0)^beta)                      (the usual form)
 //   dL/dt       = eta * (offered(L) - carried(L))
 //
-// The article balances offered load against capacity(L) directly. Both sides then move the same
+// The usual form balances offered load against capacity(L) directly. Both sides then move the same
 // way as L grows (more retries, less capacity), so offered - capacity only ever increases: there
 // is at most one equilibrium and it is unstable, and latency either sinks to its floor or runs
 // away for good. No bistability, no recovery. What latency balances against is the load the
@@ -35,16 +36,16 @@ namespace vigil::retry {
 //
 // Capacity degradation (alpha > 0) is a second sustaining effect in its own right: a server that
 // loses capacity as its queue grows is trapped at the ceiling even without retries, whatever the
-// load, once capacity(max_latency) falls below it. With the article's alpha = 0.1 the server
+// load, once capacity(max_latency) falls below it. With alpha = 0.1 the server
 // could not carry even 909 req/s at its base latency (capacity(L0) = mu_max / 1.1), let alone
-// the article's 950 before collapse; seed 002's hysteresis figures (collapse near 950, recovery
+// 950 before collapse; the model's reference figures (collapse near 950, recovery
 // near 320, about mu_max / (1 + gamma)) are those of a server without degradation, so alpha
 // defaults to 0 here and stays available as an option.
 struct HysteresisModel {
   double timeout_ms = 50.0;
   double mu_max = 1000.0;  // req/s
   double l0_ms = 20.0;     // base latency of an idle server
-  double alpha = 0.0;      // capacity degradation (the article's 0.1 traps the server; see above)
+  double alpha = 0.0;      // capacity degradation (0.1 traps the server; see above)
   double beta = 2.0;
   double gamma = 2.0;  // retry amplification: a storm multiplies load by 1 + gamma (3 tries)
   double kappa = 0.5;  // 1/ms: retries rise from 12% to 88% of their maximum within +-4 ms

@@ -28,7 +28,7 @@ struct Mitigations {
 Result<Mitigations> parse_mitigations(const std::string& text);
 std::string mitigations_name(const Mitigations& m);
 
-// One server, a FIFO queue and open-loop clients (seed 002's retry storm, event by event).
+// One server, a FIFO queue and open-loop clients (a retry storm, event by event).
 //
 // First attempts arrive as a Poisson process; service times are exponential with mean
 // 1 / capacity (an M/M/1 queue while nothing goes wrong). Each attempt has its own deadline,

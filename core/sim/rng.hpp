@@ -9,8 +9,9 @@ namespace vigil::sim {
 // Algorithm: mulberry32 (Tommy Ettinger, public domain). A 32-bit Weyl-sequence state advanced
 // by 0x6D2B79F5 and mixed by two multiply-xorshift rounds; period 2^32. It uses only 32-bit
 // integer arithmetic, so the sequence is bit-for-bit identical on native x86-64 and on
-// WebAssembly, and identical to the JavaScript `rand()` used by the seed articles: with the same
-// seed, vigil reproduces their tables exactly. uniform() divides by 2^32 like those articles.
+// WebAssembly, and identical to the common JavaScript `rand()` built on it: with the same
+// seed, vigil reproduces tables computed by such scripts exactly. uniform() divides by 2^32 as
+// they do.
 //
 // It is a simulation generator, never a source of secrets.
 class Rng {

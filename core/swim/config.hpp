@@ -24,7 +24,8 @@ struct Lifeguard {
 };
 
 // Protocol parameters. Defaults are memberlist's DefaultLANConfig; the named profiles follow
-// memberlist's LAN, WAN and local configurations, plus seed 003's teaching setup.
+// memberlist's LAN, WAN and local configurations, plus a teaching setup closer to the
+// SWIM paper (Das, Gupta and Motivala 2002).
 struct Config {
   Millis probe_interval{1000};
   Millis probe_timeout{500};
@@ -46,8 +47,8 @@ struct Config {
   // SWIM's basic variant: probe a uniformly random member each period instead of walking a
   // shuffled list round-robin.
   bool random_probing = false;
-  // Every node probes and gossips on the same period boundaries (seed 003's rounds) instead of
-  // at randomly staggered phases.
+  // Every node probes and gossips on the same period boundaries (synchronous rounds, as in the
+  // SWIM paper's analysis) instead of at randomly staggered phases.
   bool round_based = false;
   // memberlist's TCP fallback (DisableTcpPings false): when the direct UDP probe times out, also
   // ping the target over a stream, alongside the indirect probes, if it speaks protocol 3 or
@@ -62,7 +63,7 @@ struct Config {
   static Config lan();
   static Config wan();
   static Config local();
-  // Seed 003's teaching simulation: whole rounds, no Lifeguard, suspicion lasting a fixed few
+  // A teaching simulation: whole rounds, no Lifeguard, suspicion lasting a fixed few
   // probe periods.
   static Config teaching();
   static Result<Config> profile(std::string_view name);

@@ -1,4 +1,4 @@
-// `vigil lab retry chain|hysteresis|fleet|server`: seed 002's retry storms.
+// `vigil lab retry chain|hysteresis|fleet|server`: retry storms.
 #include <algorithm>
 
 #include "lab/lab_command.hpp"
@@ -23,8 +23,8 @@ Result<lab::Report> run_chain(const Args& args, std::uint32_t) {
   if (args.flag("table")) {
     for (const char* name : {"depth", "retries", "fail"})
       if (args.has(name))
-        return Error{std::string("--table prints seed 002's fixed table; drop --") + name};
-    return lab::chain_table_report(lab::seed002_chain_rows());
+        return Error{std::string("--table prints the fixed reference table; drop --") + name};
+    return lab::chain_table_report(lab::reference_chain_rows());
   }
   retry::Chain c;
   auto depth = args.integer("depth", c.depth);
@@ -151,15 +151,15 @@ std::vector<LabCommand> retry_commands() {
   };
   return {
       {"retry chain",
-       "seed 002's retry amplification through a chain of services",
+       "retry amplification through a chain of services",
        {{"depth", true, "services in the chain, N", "5"},
         {"retries", true, "attempts per hop, k (the first call included)", "3"},
         {"fail", true, "failure probability of calls to the last service, p", "required"},
-        {"table", false, "print seed 002's table instead", ""}},
+        {"table", false, "print the reference table (k = 3, six depths and failure rates) instead", ""}},
        "2",
        run_chain},
       {"retry hysteresis",
-       "seed 002's simulation B: load swept up and down, collapse and recovery loads",
+       "a fluid model of a retry storm: load swept up and down, collapse and recovery loads",
        {{"lambda-min", true, "lowest load, req/s", "100"},
         {"lambda-max", true, "highest load, req/s", "1350"},
         {"step", true, "load step, req/s", "25"},
@@ -176,7 +176,7 @@ std::vector<LabCommand> retry_commands() {
        "2",
        run_hysteresis},
       {"retry fleet",
-       "seed 002's simulation C: clients retrying after an outage, per backoff strategy",
+       "clients retrying after an outage, per backoff strategy",
        {{"strategy", true, "none|fixed|exponential|full-jitter|equal-jitter|decorrelated",
          "full-jitter"},
         {"clients", true, "clients that failed at t = 0", "4000"},

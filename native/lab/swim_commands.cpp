@@ -96,7 +96,7 @@ std::vector<LabCommand> swim_commands() {
        "1",
        run_swim},
       {"cost",
-       "seed 004's cost table: messages and bytes per second, formula and simulated",
+       "traffic per scheme: messages and bytes per second, formula and simulated",
        {{"nodes", true, "comma-separated cluster sizes", "10,100,1000"}},
        "1",
        run_cost},

@@ -11,7 +11,7 @@ run 0 lab --help && expect_in "$out" "detectors"
 run 2 lab nosuch && expect_in "$err" "unknown experiment 'nosuch'"
 run 0 lab phi --help && expect_in "$out" "--silence"
 
-# lab phi: seed 001's numbers, every format, and every kind of bad input.
+# lab phi: the textbook example, every format, and every kind of bad input.
 run 0 lab phi --mean 1000 --std 50 --silence 1200 --format json && json_check "j.phi > 4.49 && j.phi < 4.51"
 run 0 lab phi --mean 1000 --std 300 --silence 1200 --format json && json_check "j.phi > 0.59 && j.phi < 0.61"
 run 0 lab phi --mean 1000 --std 50 --silence 1200 --pause 200 --format json &&
@@ -40,13 +40,13 @@ run 2 lab detectors --scenario lossy && expect_in "$err" "--scenario must be one
 run 2 lab detectors --runs 0 && expect_in "$err" "--runs must be between 1 and 1000"
 run 2 lab detectors --seconds 2.5 && expect_in "$err" "--seconds expects a whole number"
 
-# lab timeouts: seed 004's table, exactly, by default.
+# lab timeouts: the reference table, exactly, by default.
 run 0 lab timeouts && expect_in "$out" "1200                346"
 run 0 lab timeouts --format json &&
   json_check "j.timeouts.length === 5 && j.phi.length === 5 && j.timeouts[0].false_alarms_per_hour === 346 && Math.round(j.window_mean_ms) === 1009"
 run 2 lab timeouts --gaps 1 && expect_in "$err" "--gaps must be between"
 
-# lab swim-probe, swim, cost: seed 004's figures from the real engine, and validation.
+# lab swim-probe, swim, cost: the formulas' figures from the real engine, and validation.
 run 0 lab swim-probe --loss 0.2 --indirect 3 --probes 20000 --format json &&
   json_check "j.length === 1 && Math.abs(j[0].formula_pct - 7.409) < 0.001 && Math.abs(j[0].simulated_pct - 7.409) < 0.6"
 run 0 lab swim-probe --loss 0.05 --indirect 0 --probes 5000 && expect_in "$out" "formula %"

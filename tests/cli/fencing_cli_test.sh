@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
 run 0 lab --help && expect_in "$out" "fencing"
 run 0 lab fencing --help && expect_in "$out" "--participate" && expect_in "$out" "--new-first"
 
-# Seed 001's story: token 41 paused past its lease, 42 writes, the late 41 is rejected.
+# The stale-leader story: token 41 paused past its lease, 42 writes, the late 41 is rejected.
 run 0 lab fencing && expect_in "$out" "old leader's write with token 41 rejected: resource has seen 42" &&
   expect_in "$out" "2750  old leader  write         41  rejected  old-3" &&
   expect_in "$out" "stale_write_rejected: true" && expect_in "$out" "value: 'new-7'"

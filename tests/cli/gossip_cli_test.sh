@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
 run 0 lab --help && expect_in "$out" "membership"
 run 0 lab gossip --help && expect_in "$out" "--table"
 
-# Seed 004's push table, exactly, from its seed 44.
+# The reference push table, exactly, from seed 44.
 run 0 lab gossip --table && expect_in "$out" "  100  1          12.2      6.6    11.2        5.5" &&
   expect_in "$out" "10000  3          10.8     13.3     9.7       11.9"
 run 0 lab gossip --table --format json &&
@@ -41,7 +41,7 @@ run 2 lab gossip --table --loss 0.1 && expect_in "$err" "drop --loss"
 run 2 lab gossip --table --mode pull && expect_in "$err" "push gossip only"
 run 2 lab gossip --table --nodes 10,x && expect_in "$err" "--nodes expects positive whole numbers"
 
-# Heartbeat-counter membership: seed 000's T_fail 3 against 10.
+# Heartbeat-counter membership: T_fail 3 against 10.
 run 0 lab membership --trials 5 --format json &&
   json_check "j.membership.length === 2 && j.membership[0].tfail === 3 && j.membership[1].tfail === 10" &&
   json_check "j.membership[0].false_suspicion_node_rounds > 100000 && j.membership[1].false_suspicion_node_rounds < 10" &&

@@ -8,7 +8,7 @@
 
 using namespace vigil::detect;
 
-TEST_CASE("seed 001: the same 1200 ms silence alarms a steady link, not a noisy one") {
+TEST_CASE("the same 1200 ms silence alarms a steady link, not a noisy one") {
   const double steady = phi(1200, 1000, 50).value();
   const double noisy = phi(1200, 1000, 300).value();
   CHECK(steady > 4.49);
@@ -19,7 +19,7 @@ TEST_CASE("seed 001: the same 1200 ms silence alarms a steady link, not a noisy 
   CHECK(noisy < 2);
 }
 
-TEST_CASE("seed 001: a 200 ms pause margin turns 1200 ms into a median silence") {
+TEST_CASE("a 200 ms pause margin turns 1200 ms into a median silence") {
   CHECK(phi(1200, 1000, 50, 200).value() == doctest::Approx(std::log10(2.0)).epsilon(1e-12));
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("the logistic approximation is close near the mean and stays finite fa
     CHECK(std::abs(phi_logistic(t, 1000, 100, 0) - phi_normal(t, 1000, 100, 0)) < 1e-3);
   }
   CHECK(std::abs(phi_logistic(1300, 1000, 100, 0) - phi_normal(1300, 1000, 100, 0)) < 0.05);
-  // Far in the tail it overstates phi (the seed article's 22.89 where the exact value is ~16).
+  // Far in the tail it overstates phi (Akka's approximation gives 22.89 where the exact value is ~16).
   CHECK(phi_logistic(1800, 1000, 100, 0) > phi_normal(1800, 1000, 100, 0));
   CHECK(std::isfinite(phi_logistic(1e7, 1000, 100, 0)));
   // At the mean the logistic tail is exactly one half.

@@ -39,7 +39,7 @@ async function playedToEnd(page, label) {
 const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
 try {
-  // 1. Seed 001's story at the default settings: the late write with 41 meets a resource at 42.
+  // 1. The stale-leader story at the default settings: the late write with 41 meets a resource at 42.
   const { page, errors } = await openPage(browser);
   await page.goto(`${server.url}?demo=fencing&autoplay=1`);
   await waitForFrames(page, 2);

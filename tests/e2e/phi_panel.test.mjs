@@ -20,7 +20,7 @@ function samePhi(a, b) {
 const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
 try {
-  // 1. Seed 001's example, given through the URL.
+  // 1. The textbook example (mean 1000 ms, std 50, silence 1200 ms), given through the URL.
   const { page, errors } = await openPage(browser);
   const started = Date.now();
   await page.goto(`${server.url}?mean=1000&std=50&silence=1200&jitter=0&loss=0`);
@@ -32,7 +32,7 @@ try {
   check(s.demo === 'phi', 'the phi demo is active');
   check(s.mean === 1000 && s.std === 50 && s.silence === 1200, 'URL parameters reach the panel');
   check(s.phi > 4.49 && s.phi < 4.51, `phi(1200; 1000, 50) = ${s.phi} is in (4.49, 4.51)`);
-  check(samePhi(s.phi, cliPhi(s)), 'the page and `vigil lab phi` agree on seed 001\'s example');
+  check(samePhi(s.phi, cliPhi(s)), 'the page and `vigil lab phi` agree on the textbook example');
 
   // The live stream runs in simulated time: heartbeats arrive and phi is finite between them.
   await page.waitForFunction(() => window.vigil.state().live.received >= 20, null, { timeout: 30000 });

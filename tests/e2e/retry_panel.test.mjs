@@ -48,7 +48,7 @@ const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
 const errors = [];
 try {
-  // 1. The hysteresis loop: the sweep finishes in the page and finds seed 002's loop.
+  // 1. The hysteresis loop: the sweep finishes in the page and finds the reference loop.
   for (const query of ['view=hysteresis', 'view=hysteresis&gamma=3&timeout=60&step=50']) {
     const { page, errors: pageErrors } = await open(browser, query);
     const started = Date.now();
@@ -84,7 +84,7 @@ try {
     });
     check(worst <= 1e-6, `every settled latency and goodput equals the CLI's (worst relative difference ${worst})`);
     if (query === 'view=hysteresis') {
-      check(h.collapse_load === 950 && h.recovery_load === 325, 'seed 002\'s defaults: 950 and 325 req/s');
+      check(h.collapse_load === 950 && h.recovery_load === 325, 'the defaults: 950 and 325 req/s');
       check(h.equilibria.unstable > 0, `unstable equilibria drawn between the branches (${h.equilibria.unstable})`);
       frameTimes(s, 'hysteresis');
       await notBlank(browser, page, 'retry_hysteresis.png');
@@ -95,7 +95,7 @@ try {
     await page.close();
   }
 
-  // 2. Chain amplification for one setting given by the URL (a row of seed 002's table).
+  // 2. Chain amplification for one setting given by the URL (a row of the reference table).
   {
     const { page, errors: pageErrors } = await open(browser, 'view=chain&depth=5&tries=3&fail=0.3');
     const c = (await state(page)).chain;
@@ -103,7 +103,7 @@ try {
     const expected = cli(['lab', 'retry', 'chain', '--depth', '5', '--retries', '3', '--fail', '0.3']);
     for (const key of ['calls_per_request', 'amplification', 'worst_case', 'success'])
       check(close(c[key], expected[key], 1e-12), `chain ${key}: page ${c[key]} = CLI ${expected[key]}`);
-    check(c.seed002_row === 3, 'the current setting is highlighted as seed 002\'s fourth row');
+    check(c.reference_row === 3, 'the current setting is highlighted as the reference table\'s fourth row');
     await notBlank(browser, page, 'retry_chain.png');
     errors.push(...pageErrors);
     await page.close();

@@ -10,7 +10,7 @@ using fencing::FencedResource;
 
 namespace {
 
-// Seed 001's resource, one call each: true when the write was accepted.
+// The stale-leader story's resource, one call each: true when the write was accepted.
 bool write(FencedResource& r, fencing::Token token, const std::string& value) {
   auto out = r.write(token, value);
   REQUIRE(out);
@@ -19,7 +19,7 @@ bool write(FencedResource& r, fencing::Token token, const std::string& value) {
 
 }  // namespace
 
-TEST_CASE("fencing: FencedResource: seed 001's first group, 41 then 42 then a late 41") {
+TEST_CASE("fencing: FencedResource: 41 then 42 then a late 41") {
   FencedResource r;
   CHECK(r.highest() == 0);
   CHECK_FALSE(r.value().has_value());
@@ -36,7 +36,7 @@ TEST_CASE("fencing: FencedResource: seed 001's first group, 41 then 42 then a la
 }
 
 TEST_CASE(
-    "fencing: FencedResource: seed 001's second group, a token issued but not yet seen fences "
+    "fencing: FencedResource: a token issued but not yet seen fences "
     "nothing") {
   FencedResource r2;
   CHECK(write(r2, 41, "old"));

@@ -104,7 +104,7 @@ TEST_CASE("lists only ever hold counters their owners have reached, and never go
 }
 
 TEST_CASE("false suspicions fall with T_fail and vanish well past the spread time") {
-  // 100 members, fanout 2: a bump takes about 7.4 rounds to reach everyone (seed 000; the exact
+  // 100 members, fanout 2: a bump takes about 7.4 rounds to reach everyone (the exact
   // chain gives 7.35), so T_fail = 3 must misjudge live members and T_fail = 20 never should.
   // The trials draw the same targets for every T_fail, so runs differ only in the entries that
   // stop circulating once removed (at 2·T_fail quiet rounds): a smaller T_fail both suspects

@@ -19,8 +19,8 @@ std::string one_decimal(double x) {
 
 }  // namespace
 
-TEST_CASE("seed 004's gossip table, digit for digit, from its seed 44") {
-  // The article's script draws with the same mulberry32 in the same order; every cell matches.
+TEST_CASE("the reference gossip table, digit for digit, from seed 44") {
+  // The reference script draws with the same mulberry32 in the same order; every cell matches.
   auto rows = run_gossip_table({}).value();
   REQUIRE(rows.size() == 6);
   const char* rounds[] = {"12.2", "5.4", "17.4", "8.4", "22.2", "10.8"};
@@ -100,7 +100,7 @@ TEST_CASE("gossip: runs that hit the cap are reported, not averaged") {
   CHECK(run_gossip(o).error().message == "--trials must be between 1 and 10000");
 }
 
-TEST_CASE("membership: seed 000's contrast, T_fail 3 against 10, at 100 members and fanout 2") {
+TEST_CASE("membership: T_fail 3 against 10, at 100 members and fanout 2") {
   MembershipOptions o;
   o.trials = 8;
   auto rows = run_membership(o).value();

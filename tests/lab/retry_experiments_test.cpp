@@ -27,7 +27,7 @@ double fold(double lo, double hi, P has) {
 
 }  // namespace
 
-TEST_CASE("retry chain: the report's facts and seed 002's table") {
+TEST_CASE("retry chain: the report's facts and the reference table") {
   const retry::Chain c{5, 3, 0.7};
   const auto j = json_of(chain_report(c, retry::amplify(c).value()));
   CHECK(j["calls_per_request"].get<double>() == doctest::Approx(2.19));
@@ -35,7 +35,7 @@ TEST_CASE("retry chain: the report's facts and seed 002's table") {
   CHECK(j["worst_case"].get<double>() == 81);
   CHECK(j["success"].get<double>() == doctest::Approx(0.1224).epsilon(1e-3));
 
-  const auto rows = seed002_chain_rows();
+  const auto rows = reference_chain_rows();
   REQUIRE(rows.size() == 6);
   const auto t = json_of(chain_table_report(rows));
   REQUIRE(t.is_array());
@@ -44,7 +44,7 @@ TEST_CASE("retry chain: the report's facts and seed 002's table") {
   CHECK(t[5]["amplification"].get<double>() == 81.0);
 }
 
-TEST_CASE("retry hysteresis: seed 002's loop, collapse near 950 and recovery near 320") {
+TEST_CASE("retry hysteresis: the reference loop, collapse near 950 and recovery near 320") {
   HysteresisOptions o;
   const auto r = run_hysteresis(o).value();
   REQUIRE(r.collapse_load);

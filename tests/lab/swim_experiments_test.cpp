@@ -6,7 +6,7 @@
 
 using namespace vigil::lab;
 
-TEST_CASE("seed 004's probe-failure formula") {
+TEST_CASE("the probe-failure formula") {
   CHECK(100 * probe_failure_formula(0.05, 0) == doctest::Approx(9.75));
   CHECK(100 * probe_failure_formula(0.05, 3) == doctest::Approx(0.0619).epsilon(0.01));
   CHECK(100 * probe_failure_formula(0.20, 0) == doctest::Approx(36.0));

@@ -32,14 +32,14 @@ TEST_CASE("the model's pieces: offered load steps up past the timeout, carried l
     CHECK(m.goodput(l) <= m.carried(l));
     prev = m.carried(l);
   }
-  // The article's capacity curve: mu = 1000 / (1 + 0.1 * 5^2) = 285 at L = 100 ms.
+  // The usual capacity curve: mu = 1000 / (1 + 0.1 * 5^2) = 285 at L = 100 ms.
   HysteresisModel degraded;
   degraded.alpha = 0.1;
   CHECK(degraded.capacity(100) == doctest::Approx(1000 / 3.5));
   CHECK(degraded.capacity(20) == doctest::Approx(1000 / 1.1));
 }
 
-TEST_CASE("the article's own balance, offered = capacity, has at most one root, never stable") {
+TEST_CASE("the usual balance, offered = capacity, has at most one root, never stable") {
   // Why the model balances against the carried load: offered rises with L and capacity falls, so
   // their difference only grows and any crossing repels.
   HysteresisModel m;

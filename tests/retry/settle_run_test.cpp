@@ -131,7 +131,7 @@ TEST_CASE("HysteresisSweep: the finished sweep is run_hysteresis()'s, row for ro
   check_same_sweep(o);
 }
 
-TEST_CASE("HysteresisSweep: seed 002's loop, and progress along the way") {
+TEST_CASE("HysteresisSweep: the reference loop, and progress along the way") {
   auto sweep = lab::HysteresisSweep::create({});
   REQUIRE(sweep);
   CHECK(sweep->loads().size() == 51);

@@ -7,8 +7,8 @@
 
 using vigil::sim::Rng;
 
-TEST_CASE("mulberry32 matches the seed articles' JavaScript generator bit for bit") {
-  // Reference values printed by the articles' rand() (before its division by 2^32) under Node.
+TEST_CASE("mulberry32 matches the common JavaScript generator bit for bit") {
+  // Reference values printed by the JavaScript rand() (before its division by 2^32) under Node.
   Rng seven(7);
   for (std::uint32_t expected : {50271532u, 266108690u, 4195786334u, 3002305430u, 2239590375u})
     CHECK(seven.next_u32() == expected);

@@ -46,7 +46,7 @@ bool everyone_buried(const SwimCluster& c, std::size_t observed) {
 
 }  // namespace
 
-TEST_CASE("seed 003: each node sends one probe per period, whatever the cluster size") {
+TEST_CASE("SWIM: each node sends one probe per period, whatever the cluster size") {
   for (std::size_t n : {3u, 10u}) {
     auto c = cluster(n);
     c.run_until(Millis{50'000});
@@ -62,7 +62,7 @@ TEST_CASE("seed 003: each node sends one probe per period, whatever the cluster 
   }
 }
 
-TEST_CASE("seed 003: news reaches nodes that never spoke with its source") {
+TEST_CASE("SWIM: news reaches nodes that never spoke with its source") {
   auto c = cluster(10);
   c.run_until(Millis{5000});
   // node-3 can now only talk to node-0; everyone else must hear of its departure second-hand.
@@ -76,7 +76,7 @@ TEST_CASE("seed 003: news reaches nodes that never spoke with its source") {
   CHECK(everyone_sees(c, 3, MemberState::left));
 }
 
-TEST_CASE("seed 003: cutting a->b keeps b alive in a's view through indirect probes") {
+TEST_CASE("SWIM: cutting a->b keeps b alive in a's view through indirect probes") {
   auto c = cluster(5);
   c.network().block(0, 1);  // a cannot reach b; b still reaches a, and others reach both
   c.run_until(Millis{120'000});
@@ -90,7 +90,7 @@ TEST_CASE("seed 003: cutting a->b keeps b alive in a's view through indirect pro
   CHECK(c.node(0).counters().probes_failed == 0);
 }
 
-TEST_CASE("seed 003: with nobody to ask, a starts suspecting b") {
+TEST_CASE("SWIM: with nobody to ask, a starts suspecting b") {
   SUBCASE("two nodes") {
     auto c = cluster(2);
     c.network().block(0, 1);
@@ -115,7 +115,7 @@ TEST_CASE("seed 003: with nobody to ask, a starts suspecting b") {
   }
 }
 
-TEST_CASE("seed 003: a longer suspicion timeout delays the death") {
+TEST_CASE("SWIM: a longer suspicion timeout delays the death") {
   auto death_after_kill = [](int suspicion_mult) {
     auto config = vigil::swim::Config::teaching();
     config.suspicion_mult = suspicion_mult;
@@ -135,7 +135,7 @@ TEST_CASE("seed 003: a longer suspicion timeout delays the death") {
   CHECK(long_timeout - short_timeout >= Millis{3000});  // 4 more probe periods of suspicion
 }
 
-TEST_CASE("seed 003: a revived member refutes with a higher incarnation") {
+TEST_CASE("SWIM: a revived member refutes with a higher incarnation") {
   auto c = cluster(5);
   c.run_until(Millis{2000});
   c.kill(2);

@@ -73,7 +73,7 @@ void App::frame(double real_ms) {
     ImGui::SameLine();
     ImGui::TextDisabled("is that node dead, or just slow?");
     ImGui::SameLine();
-    // The article that walks through every demo; a plain page next to this one.
+    // The explainer, which walks through every demo; a plain page next to this one.
     if (ImGui::SmallButton("read the explainer")) emscripten_run_script("window.location.href = 'explainer.html';");
     if (ImGui::BeginTabBar("demos")) {
       for (std::size_t i = 0; i < demos_.size(); ++i) {

@@ -630,7 +630,7 @@ void FencingPanel::draw_resource(float height) {
   }
   highest.finish(now);
   stored.finish(now);
-  // Seed 001's caveat: between the grant and the first request carrying it, the new token
+  // A caveat of fencing: between the grant and the first request carrying it, the new token
   // exists only at the issuer and fences nothing.
   if (run_.handover && now >= static_cast<double>(run_.handover_at.count())) {
     const double granted = static_cast<double>(run_.handover_at.count());

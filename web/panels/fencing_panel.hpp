@@ -12,12 +12,13 @@
 
 namespace vigil::web {
 
-// The fencing demo (seed 001, "who may take over"): the stale-leader scenario of core/fencing,
-// played in simulated time on four lanes (issuer, old leader, new leader, resource). The old
-// leader is frozen past its lease, the issuer hands the next token to a new leader, and the old
-// leader's late write is either rejected by the resource (fencing on) or lands over the new
-// leader's value (fencing off). The run is computed whole by fencing::run_stale_leader, the
-// same function `vigil lab fencing` prints, and revealed event by event as time passes.
+// The fencing demo (fencing tokens as Kleppmann 2016 describes them): the stale-leader
+// scenario of core/fencing, played in simulated time on four lanes (issuer, old leader, new
+// leader, resource). The old leader is frozen past its lease, the issuer hands the next token
+// to a new leader, and the old leader's late write is either rejected by the resource (fencing
+// on) or lands over the new leader's value (fencing off). The run is computed whole by
+// fencing::run_stale_leader, the same function `vigil lab fencing` prints, and revealed event
+// by event as time passes.
 class FencingPanel : public Panel {
  public:
   explicit FencingPanel(const UrlParams& params);

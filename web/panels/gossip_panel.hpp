@@ -13,7 +13,7 @@
 
 namespace vigil::web {
 
-// The gossip demo (seed 004). "spread": one rumour over n members, stepped round by round, each
+// The gossip demo. "spread": one rumour over n members, stepped round by round, each
 // member a grid cell coloured by the round it learnt, and the informed fraction against the
 // mean-field curve. "membership": van Renesse's heartbeat-counter lists, the false suspicions and
 // the time to agree on a crash for each T_fail, computed by the same lab code as the CLI.

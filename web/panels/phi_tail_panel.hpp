@@ -30,7 +30,7 @@ class PhiTailPanel : public Panel {
 
  private:
   static constexpr std::size_t kModels = 4;  // normal, logistic, exponential, empirical
-  // Seed 000's five detectors on the live stream: three fixed timeouts and phi (normal model)
+  // Five detectors on the live stream: three fixed timeouts and phi (normal model)
   // above two thresholds the user can drag.
   static constexpr std::size_t kDetectors = 5;
 

@@ -285,7 +285,7 @@ RetryPanel::RetryPanel(const UrlParams& p) {
   if (auto q = p.text("queue")) show_queue_ = *q != "0";
 
   fleet_playing_ = server_playing_ = p.flag("autoplay");
-  seed_rows_ = lab::seed002_chain_rows();
+  reference_rows_ = lab::reference_chain_rows();
   restart_sweep();
   recompute_chain();
   restart_fleets();
@@ -628,7 +628,7 @@ void RetryPanel::draw_play_controls(bool finished, int second, int seconds) {
 
 void RetryPanel::draw_hysteresis_controls() {
   ImGui::TextWrapped(
-      "Seed 002's simulation B: the offered load is raised step by step, then lowered again; at "
+      "A fluid model of a retry storm: the offered load is raised step by step, then lowered again; at "
       "each load latency settles from where the previous one left it. Past the timeout clients "
       "retry (load x (1 + gamma)), which keeps latency up: the storm outlives the load that "
       "started it.");
@@ -648,22 +648,22 @@ void RetryPanel::draw_hysteresis_controls() {
                     sweep_->total());
     ImGui::ProgressBar(static_cast<float>(sweep_->visited()) / sweep_->total(), ImVec2(-1, 0),
                        overlay);
-    const bool article = hysteresis_cli().size() == 3;  // seed 002's parameters, all defaults
+    const bool defaults = hysteresis_cli().size() == 3;  // the model's defaults, nothing changed
     if (r.collapse_load)
       ImGui::TextColored(to_vec4(kCollapseColor), "collapse at %.0f req/s", *r.collapse_load);
     else
       ImGui::TextDisabled(sweep_->done() ? "no collapse in this range" : "collapse: ...");
-    if (article) {
+    if (defaults) {
       ImGui::SameLine();
-      ImGui::TextDisabled("(article ~950)");
+      ImGui::TextDisabled("(reference ~950)");
     }
     if (r.recovery_load)
       ImGui::TextColored(to_vec4(kRecoveryColor), "recovery at %.0f req/s", *r.recovery_load);
     else
       ImGui::TextDisabled(sweep_->done() ? "no recovery in this range" : "recovery: ...");
-    if (article) {
+    if (defaults) {
       ImGui::SameLine();
-      ImGui::TextDisabled("(article ~320)");
+      ImGui::TextDisabled("(reference ~320)");
     }
     if (r.collapse_load && r.recovery_load)
       ImGui::Text("stuck in the storm for %.0f req/s", *r.collapse_load - *r.recovery_load);
@@ -691,7 +691,7 @@ void RetryPanel::draw_hysteresis_controls() {
   changed |= slider("lambda0 to", &hyst_.lambda_max, 50, 10000, "%.0f");
   changed |= slider("step (req/s)", &hyst_.step, 5, 250, "%.0f");
   ImGui::Checkbox("equilibria (roots of offered = carried)", &show_equilibria_);
-  if (ImGui::Button("seed 002's defaults")) {
+  if (ImGui::Button("defaults")) {
     hyst_ = {};
     changed = true;
   }
@@ -818,7 +818,7 @@ void RetryPanel::draw_chain_plots() {
   const float font = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH;
-  ImGui::TextDisabled("Click a row of seed 002's table to load it.");
+  ImGui::TextDisabled("Click a row of the reference table to load it.");
   if (ImGui::BeginTable("chain-table", 8, flags)) {
     for (const char* h : {"", "N", "k", "p", "E[C]", "amplification", "worst k^(N-1)", "success"})
       ImGui::TableSetupColumn(h);
@@ -848,12 +848,12 @@ void RetryPanel::draw_chain_plots() {
       return clicked;
     };
     row("now", chain_, amp_, true);
-    for (std::size_t i = 0; i < seed_rows_.size(); ++i) {
-      const auto& r = seed_rows_[i];
+    for (std::size_t i = 0; i < reference_rows_.size(); ++i) {
+      const auto& r = reference_rows_[i];
       const bool same = r.chain.depth == chain_.depth && r.chain.tries == chain_.tries &&
                         r.chain.fail == chain_.fail;
       ImGui::PushID(static_cast<int>(i));
-      if (row("seed 002", r.chain, r.result, same)) {
+      if (row("table", r.chain, r.result, same)) {
         chain_ = r.chain;
         recompute_chain();
       }
@@ -874,9 +874,9 @@ void RetryPanel::draw_chain_plots() {
     plot::hline("worst case k^(N-1)", amp_.worst_case, plot::colors::red, 1.0f);
     plot::line("E[C]^(N-1)", chain_p_, chain_amp_, plot::colors::blue, 2.5f);
     if (chain_.tries == 3) {
-      legend_entry("seed 002's rows", plot::colors::yellow);
-      if (plot::visible("seed 002's rows"))
-        for (const auto& r : seed_rows_)
+      legend_entry("reference table", plot::colors::yellow);
+      if (plot::visible("reference table"))
+        for (const auto& r : reference_rows_)
           if (r.chain.depth == chain_.depth)
             marker(r.chain.fail, r.result.amplification, plot::colors::yellow, false, font * 0.35f);
     }
@@ -895,7 +895,7 @@ void RetryPanel::draw_chain_plots() {
 
 void RetryPanel::draw_fleet_controls() {
   ImGui::TextWrapped(
-      "Seed 002's simulation C: %d clients all fail at t = 0 and retry against a server that is "
+      "%d clients all fail at t = 0 and retry against a server that is "
       "back with %.0f req/s, one fleet per backoff strategy (Brooker, 2015). Synchronised retries "
       "arrive together and find room for a few; jitter spreads them out.",
       fleet_options_.clients, fleet_options_.capacity_rps);
@@ -1387,9 +1387,9 @@ nlohmann::json RetryPanel::state() const {
     }
     case View::chain: {
       int match = -1;
-      for (std::size_t i = 0; i < seed_rows_.size(); ++i)
-        if (seed_rows_[i].chain.depth == chain_.depth &&
-            seed_rows_[i].chain.tries == chain_.tries && seed_rows_[i].chain.fail == chain_.fail)
+      for (std::size_t i = 0; i < reference_rows_.size(); ++i)
+        if (const auto& c = reference_rows_[i].chain;
+            c.depth == chain_.depth && c.tries == chain_.tries && c.fail == chain_.fail)
           match = static_cast<int>(i);
       s["chain"] = {{"depth", chain_.depth},
                     {"tries", chain_.tries},
@@ -1398,8 +1398,8 @@ nlohmann::json RetryPanel::state() const {
                     {"amplification", amp_.amplification},
                     {"worst_case", amp_.worst_case},
                     {"success", amp_.success},
-                    {"seed002_row", match},
-                    {"seed002_rows", seed_rows_.size()},
+                    {"reference_row", match},
+                    {"reference_rows", reference_rows_.size()},
                     {"cli", chain_cli()}};
       break;
     }

@@ -18,10 +18,10 @@
 
 namespace vigil::web {
 
-// The retry-storm demo (seed 002), four views of the objects `vigil lab retry ...` runs:
+// The retry-storm demo, four views of the objects `vigil lab retry ...` runs:
 //  - hysteresis: the fluid model's load swept up and back down, settled a simulated second at a
 //    time within a frame budget, with the collapse and recovery loads and the equilibria;
-//  - chain: amplification through N services retrying k times, against seed 002's table;
+//  - chain: amplification through N services retrying k times, against the reference table;
 //  - fleet: clients retrying after an outage, one Fleet per backoff strategy, second by second;
 //  - server: the metastable queue with its trigger, with and without the mitigations.
 class RetryPanel : public Panel {
@@ -95,7 +95,7 @@ class RetryPanel : public Panel {
   // Chain.
   retry::Chain chain_;
   retry::ChainAmplification amp_;
-  std::vector<lab::ChainRow> seed_rows_;
+  std::vector<lab::ChainRow> reference_rows_;
   std::vector<double> chain_p_, chain_amp_;  // amplification against p for the current N, k
 
   // Fleet.

@@ -14,7 +14,7 @@
 namespace vigil::web {
 
 // The SWIM cluster demo: N engines over the simulated network, each row of the matrix one
-// node's own view of the others (seed 003's demo), with faults to inject and an event log.
+// node's own view of the others, with faults to inject and an event log.
 class SwimPanel : public Panel {
  public:
   explicit SwimPanel(const UrlParams& params);

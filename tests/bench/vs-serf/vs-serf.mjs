@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Side-by-side benchmark of `vigil agent` against HashiCorp memberlist as shipped in `serf agent`
-// (issue 9): N agents of each kind, LAN profile, on loopback inside a network namespace this script
+// N agents of each kind, LAN profile, on loopback inside a network namespace this script
 // creates. Needs root (network namespace, nft). Not a pass/fail test: it reports numbers and ratios.
 //
 // The outer process checks the tools, creates the namespace and re-runs itself inside it; on exit or
@@ -560,7 +560,7 @@ async function inner(o) {
   nftSetup();
   const serfVersion = (spawnSync(o.serf, ['version'], { encoding: 'utf8' }).stdout || '').split('\n')[0];
   const result = {
-    benchmark: 'vigil agent vs serf agent (issue 9)',
+    benchmark: 'vigil agent vs serf agent',
     date: new Date().toISOString(),
     machine: { cores: os.cpus().length, cpu: os.cpus()[0] && os.cpus()[0].model, loadavg_1m_at_start: round(os.loadavg()[0], 2),
                note: 'shared machine; the kinds run one after the other, never together' },
