@@ -8,8 +8,9 @@
 //
 // Run scripts/precompress.sh DIR first for the compressed variants.
 import { spawn } from 'node:child_process';
+import { freePort, waitFor } from '../agent/harness.mjs';
 import { launchBrowser } from '../e2e/harness.mjs';
-import { freePort } from '../agent/harness.mjs';
+import { Traffic } from '../e2e/network_traffic.mjs';
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -18,7 +19,6 @@ if (!args.vigil || !args.web) {
   process.exit(2);
 }
 
-const kStepQuietMs = 400;      // no request in flight for this long: the step's loads are done
 const kStepTimeoutMs = 30000;  // per scroll step
 const kMaxSteps = 400;
 
@@ -45,97 +45,12 @@ async function startDemo() {
   return { url: url.endsWith('/') ? url : `${url}/`, stop };
 }
 
-// Every request of the page and its frames, from the DevTools protocol.
-class Traffic {
-  constructor(session) {
-    this.requests = new Map();  // requestId -> record
-    this.inFlight = new Set();
-    this.lastChange = Date.now();
-    session.on('Network.requestWillBeSent', (e) => {
-      // A redirect reuses the id: keep the first record's bytes, which loadingFinished replaces.
-      if (!this.requests.has(e.requestId)) this.requests.set(e.requestId, { url: e.request.url, bytes: 0 });
-      this.inFlight.add(e.requestId);
-      this.lastChange = Date.now();
-    });
-    session.on('Network.requestServedFromCache', (e) => {
-      const r = this.requests.get(e.requestId);
-      if (r) r.fromCache = true;
-    });
-    session.on('Network.responseReceived', (e) => {
-      const r = this.requests.get(e.requestId);
-      if (!r) return;
-      r.status = e.response.status;
-      r.fromCache = r.fromCache || e.response.fromDiskCache || e.response.fromPrefetchCache;
-      const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      r.encoding = h['content-encoding'] ?? 'identity';
-    });
-    // The status as it came over the wire: a revalidated response is reported to the page as
-    // the cached 200, but it was a 304 on the network.
-    session.on('Network.responseReceivedExtraInfo', (e) => {
-      const r = this.requests.get(e.requestId);
-      if (r) r.wireStatus = e.statusCode;
-    });
-    // Bytes as they arrive, for requests that end without loadingFinished's total.
-    session.on('Network.dataReceived', (e) => {
-      const r = this.requests.get(e.requestId);
-      if (r) r.received = (r.received ?? 0) + e.encodedDataLength;
-    });
-    const done = (e, failed) => {
-      const r = this.requests.get(e.requestId);
-      if (r) {
-        r.bytes = failed ? r.received ?? 0 : e.encodedDataLength;
-        r.failed = failed && `${e.errorText}${e.canceled ? ' (canceled)' : ''}`;
-      }
-      this.inFlight.delete(e.requestId);
-      this.lastChange = Date.now();
-    };
-    session.on('Network.loadingFinished', (e) => done(e, false));
-    session.on('Network.loadingFailed', (e) => done(e, true));
-  }
-
-  reset() { this.requests.clear(); }
-
-  // Nothing in flight, and nothing started or ended for a while (counting from `since`, the
-  // moment of the last scroll, since the frames it brings near start loading a frame later).
-  quiet(since = 0) {
-    return this.inFlight.size === 0 && Date.now() - Math.max(this.lastChange, since) >= kStepQuietMs;
-  }
-
-  summary() {
-    const files = new Map();
-    let total = 0;
-    for (const r of this.requests.values()) {
-      const u = new URL(r.url);
-      if (!u.protocol.startsWith('http')) continue;
-      const key = u.pathname;
-      const f = files.get(key) ?? { requests: 0, bytes: 0, statuses: new Map(), encodings: new Set() };
-      f.requests += 1;
-      f.bytes += r.bytes;
-      // The wire's status where the protocol reported it (not always: then the page's).
-      const status = r.failed ? `failed: ${r.failed}` : `${r.wireStatus ?? r.status}${r.fromCache ? ' (cache)' : ''}`;
-      f.statuses.set(status, (f.statuses.get(status) ?? 0) + 1);
-      if (r.encoding && (r.wireStatus ?? r.status) === 200) f.encodings.add(r.encoding);
-      files.set(key, f);
-      total += r.bytes;
-    }
-    return { total, files };
-  }
-}
-
-async function waitUntil(predicate, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 // Opens the explainer and scrolls down half a screen at a time, each step waiting until the
 // network is quiet, so that every demo near the viewport has loaded before moving on.
 async function readThrough(page, traffic, url) {
   await page.goto(`${url}explainer.html`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.explainer && window.explainer.ready, null, { timeout: 30000 });
-  await waitUntil(() => traffic.quiet(), kStepTimeoutMs, 'the page to load');
+  await waitFor(() => traffic.quiet(), kStepTimeoutMs, 'the page to load', 50);
   for (let step = 0; step < kMaxSteps; ++step) {
     // 'instant': the page asks for smooth scrolling, which would still be under way.
     const atBottom = await page.evaluate(() => {
@@ -143,7 +58,7 @@ async function readThrough(page, traffic, url) {
       return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
     });
     const scrolled = Date.now();
-    await waitUntil(() => traffic.quiet(scrolled), kStepTimeoutMs, `the network to settle at step ${step}`);
+    await waitFor(() => traffic.quiet(scrolled), kStepTimeoutMs, `the network to settle at step ${step}`, 50);
     if (atBottom) break;
   }
   return page.evaluate(() => ({ demos: window.explainer.demos, loaded: window.explainer.demosLoaded,
@@ -168,9 +83,7 @@ const browser = await launchBrowser();
 try {
   const context = await browser.newContext({ viewport: { width: 412, height: 860 } });
   const page = await context.newPage();
-  const session = await context.newCDPSession(page);
-  const traffic = new Traffic(session);
-  await session.send('Network.enable');
+  const traffic = await Traffic.watch(page);
 
   const first = await readThrough(page, traffic, demo.url);
   const firstSummary = traffic.summary();

@@ -5,26 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { check, parseArgs } from './harness.mjs';
 
 const kMaxRaw = 1_200_000;
 const kMaxCompressed = 600_000;
-
-let passes = 0, failures = 0;
-function check(condition, message) {
-  console.log(`${condition ? 'ok' : 'not ok'} - ${message}`);
-  if (condition) ++passes;
-  else ++failures;
-}
-
-function parseArgs(argv) {
-  const args = {};
-  for (let i = 0; i < argv.length; i += 2) {
-    if (!argv[i].startsWith('--') || i + 1 >= argv.length) throw new Error(`bad argument ${argv[i]}`);
-    args[argv[i].slice(2)] = argv[i + 1];
-  }
-  if (!args.web) throw new Error('missing --web');
-  return args;
-}
 
 function sizes(bytes) {
   return {
@@ -141,7 +125,7 @@ function glyphRanges(memory) {
   return null;
 }
 
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), ['web']);
 const wasm = readFileSync(path.join(args.web, 'vigil.wasm'));
 const js = readFileSync(path.join(args.web, 'vigil.js'));
 const w = sizes(wasm), j = sizes(js);
@@ -173,5 +157,3 @@ if (fonts.length === 1) {
   check(glyphOf(memory, font, 0x0416) === 0, 'the font is a subset: no Cyrillic (U+0416 Ж), which DejaVu Sans has');
 }
 
-console.log(`${passes} passed, ${failures} failed`);
-process.exit(failures ? 1 : 0);

@@ -2,8 +2,7 @@
 // all its children (renderers, GPU, network...), read from /proc. Linux only.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { chromiumFlags } from './harness.mjs';
+import { launchBrowser } from './harness.mjs';
 
 const kTicksPerSecond = 100;  // USER_HZ on Linux
 
@@ -18,8 +17,7 @@ function pids() {
 // Launches Chromium with the harness's flags and a marker that finds its main process.
 export async function launchMeasuredBrowser() {
   const marker = `--vigil-measured=${randomUUID()}`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-                                          args: [...chromiumFlags, marker] });
+  const browser = await launchBrowser([marker]);
   const root = pids().find((p) => {
     const cmd = read(`/proc/${p}/cmdline`);
     return cmd && cmd.includes(marker) && !cmd.includes('--type=');

@@ -6,15 +6,16 @@ import net from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-export function parseArgs(argv) {
+// --key value pairs; `required` keys must be present. An --artifacts directory is created.
+export function parseArgs(argv, required = ['vigil', 'web', 'artifacts']) {
   const args = {};
   for (let i = 0; i < argv.length; i += 2) {
     if (!argv[i].startsWith('--') || i + 1 >= argv.length) throw new Error(`bad argument ${argv[i]}`);
     args[argv[i].slice(2)] = argv[i + 1];
   }
-  for (const key of ['vigil', 'web', 'artifacts'])
+  for (const key of required)
     if (!args[key]) throw new Error(`missing --${key}`);
-  mkdirSync(args.artifacts, { recursive: true });
+  if (args.artifacts) mkdirSync(args.artifacts, { recursive: true });
   return args;
 }
 
@@ -49,14 +50,14 @@ export async function startServer(vigil, webDir) {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-export const chromiumFlags = [
+const chromiumFlags = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
 ];
 
-export async function launchBrowser() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumFlags });
+export async function launchBrowser(extraArgs = []) {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: [...chromiumFlags, ...extraArgs] });
 }
 
 // A page that records console errors and uncaught exceptions.

@@ -5,6 +5,7 @@
 // back with the parameters it had.
 import { check, parseArgs, startServer } from './harness.mjs';
 import { launchMeasuredBrowser, usage } from './browser_usage.mjs';
+import { Traffic } from './network_traffic.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const kPhone = { viewport: { width: 412, height: 860 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -17,27 +18,6 @@ const kMaxRepeatVisit = 200e3;  // the same again, with the cache of the first
 
 const server = await startServer(args.vigil, args.web);
 const { browser, root } = await launchMeasuredBrowser();
-
-// Bytes on the wire per request, headers included, through the DevTools protocol: failed
-// (cancelled) downloads count what they had received.
-async function countTransfers(page) {
-  const cdp = await page.context().newCDPSession(page);
-  const partial = new Map();
-  const total = { bytes: 0, requests: 0, byFile: new Map() };
-  const urls = new Map();
-  const add = (id, bytes) => {
-    total.bytes += bytes;
-    ++total.requests;
-    const file = (urls.get(id) || '?').replace(/^https?:\/\/[^/]+\//, '').replace(/\?.*/, '') || 'index.html';
-    total.byFile.set(file, (total.byFile.get(file) || 0) + bytes);
-  };
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-  cdp.on('Network.dataReceived', (e) => partial.set(e.requestId, (partial.get(e.requestId) || 0) + e.encodedDataLength));
-  cdp.on('Network.loadingFinished', (e) => add(e.requestId, e.encodedDataLength));
-  cdp.on('Network.loadingFailed', (e) => add(e.requestId, partial.get(e.requestId) || 0));
-  await cdp.send('Network.enable');
-  return total;
-}
 
 // Scrolls the whole page a screen at a time; every demo that comes into view is waited for until
 // its app runs, as a reader would wait for it.
@@ -81,7 +61,7 @@ try {
              !/GL Driver Message \(OpenGL, Performance.*ReadPixels/.test(m.text())) glWarnings.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
-  const first = await countTransfers(page);
+  const firstVisit = await Traffic.watch(page);
 
   // 1. First visit, top to bottom.
   await page.goto(`${server.url}explainer.html`);
@@ -102,10 +82,11 @@ try {
   check(cores <= kMaxIdleCores, `the browser at rest uses ${cores.toFixed(3)} cores (limit ${kMaxIdleCores})`);
   check(after.pssMB <= kMaxPssMB,
         `the browser holds ${after.pssMB.toFixed(0)} MB (PSS; ${after.rssMB.toFixed(0)} MB summing each process's RSS; limit ${kMaxPssMB})`);
-  const files = [...first.byFile].sort((a, b) => b[1] - a[1]).slice(0, 4)
-    .map(([f, b]) => `${f} ${(b / 1024).toFixed(0)} KiB`).join(', ');
-  check(first.bytes <= kMaxFirstVisit,
-        `first visit: ${(first.bytes / 1e6).toFixed(2)} MB in ${first.requests} requests (limit 3 MB; ${files})`);
+  const first = firstVisit.summary();
+  const files = [...first.files].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 4)
+    .map(([f, { bytes }]) => `${f} ${(bytes / 1024).toFixed(0)} KiB`).join(', ');
+  check(first.total <= kMaxFirstVisit,
+        `first visit: ${(first.total / 1e6).toFixed(2)} MB (limit 3 MB; ${files})`);
 
   // 3. Back to the top: the first demo was unloaded far below it, and reloads as it was left
   //    (its own parameters, written back by the app, are in its new address).
@@ -117,12 +98,12 @@ try {
   check(reloaded > report.demos, `the first demo came back (${reloaded} loads for ${report.demos} demos) with the parameters it reported`);
 
   // 4. A repeat visit: everything revalidated, nothing downloaded again.
-  const repeat = await countTransfers(page);
+  const repeatVisit = await Traffic.watch(page);
   await page.reload();
   await page.waitForFunction(() => window.explainer && window.explainer.ready, null, { timeout: 30000 });
   await readThrough(page);
-  check(repeat.bytes <= kMaxRepeatVisit,
-        `repeat visit: ${(repeat.bytes / 1024).toFixed(0)} KiB in ${repeat.requests} requests (limit 200 KB)`);
+  const repeat = repeatVisit.summary();
+  check(repeat.total <= kMaxRepeatVisit, `repeat visit: ${(repeat.total / 1024).toFixed(0)} KiB (limit 200 KB)`);
 
   check(glWarnings.length === 0, `no WebGL context warnings (${glWarnings.slice(0, 3).join(' | ')})`);
   check(errors.length === 0, `no console errors (${errors.slice(0, 3).join(' | ')})`);
