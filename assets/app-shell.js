@@ -75,7 +75,6 @@
     seen[key] = value;
     if (isVisible()) wake();
     else flushParams();  // the host may unload a frame it no longer shows: tell it where we are
-    report();
   }
 
   for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'pointerleave',
@@ -91,13 +90,9 @@
 
   // ------------------------------------------------------------------------- the host page
   function post(message) {
-    // Only parameters and visibility travel, never the agents' token (see syncParams), so any
-    // origin may embed a demo and listen.
+    // Only parameters travel, never the agents' token (see currentQuery), so any origin may
+    // embed a demo and listen.
     if (embedded) window.parent.postMessage(message, '*');
-  }
-
-  function report() {
-    post({ type: 'vigil:status', visible: isVisible(), ready });
   }
 
   window.addEventListener('message', (e) => {
@@ -113,13 +108,8 @@
   let paramsTimer = 0;
   let paramsAt = 0;
 
-  function currentQuery() {
-    const query = Module.UTF8ToString(Module._vigil_query());
-    // A token typed by the reader is a secret: it never goes into a URL or to another page.
-    const params = new URLSearchParams(query);
-    params.delete('token');
-    return params.toString();
-  }
+  // Never carries the agents' token (App::query leaves it out).
+  const currentQuery = () => Module.UTF8ToString(Module._vigil_query());
 
   function publishParams() {
     paramsTimer = 0;
@@ -209,7 +199,6 @@
       ready = true;
       document.body.classList.remove('loading');
       status.textContent = '';
-      report();
       wake();
     },
     onAbort: fail,

@@ -21,7 +21,7 @@ class App {
   // Whether the visible demo will change without input (see Panel::animating).
   bool animating();
   // The page's query string as it would rebuild the current demo: the parameters the page was
-  // opened with, the active demo, and that demo's own (Panel::save).
+  // opened with, the active demo, and that demo's own (Panel::save); never the agents' token.
   std::string query();
   // What the whole browser frame cost (ImGui, the demo, GL submission) and when it ended, both
   // in ms of performance.now(): tests and the README's figures read them from state().perf.

@@ -84,8 +84,6 @@ void LivePanel::connect_all() {
 void LivePanel::save(UrlParams& p) const {
   if (addresses_[0]) p.set("agents", addresses_);
   else p.erase("agents");
-  // Never the token: it lets its holder inject faults, and URLs travel (see app-shell.js).
-  p.erase("token");
 }
 
 void LivePanel::advance(double) {
