@@ -359,8 +359,11 @@ std::optional<swim::Address> Agent::address_of(const std::string& member) const 
 }
 
 AgentViewContext Agent::view_at(Millis at) const {
-  return AgentViewContext{node_, detectors_, faults_, options_.profile, at, paused_,
-                          http_ ? http_->refusals() : LwsHost::Refusals{}};
+  return AgentViewContext{node_,   detectors_,
+                          faults_,  options_.profile,
+                          at,       paused_,
+                          http_ ? http_->refusals() : LwsHost::Refusals{},
+                          http_ ? http_->file_streams() : 0};
 }
 
 HttpResponse Agent::http(const std::string& uri) {

@@ -221,6 +221,16 @@ std::string metrics_text(const AgentViewContext& c) {
           "Requests for the web app's files refused: a path out of its directory or hidden (403), "
           "a method other than GET or HEAD (405).",
           c.ws_refusals.static_files);
+  counter("vigil_http_file_streams_busy_total",
+          "Requests for the web app's files answered 503: as many files were being sent as allowed.",
+          c.ws_refusals.file_streams_busy);
+  counter("vigil_http_file_streams_cut_total",
+          "File transfers closed before their end: the client stopped reading past the stall "
+          "timeout, or went away.",
+          c.ws_refusals.file_streams_cut);
+  out << "# HELP vigil_http_file_streams Files of the web app being sent now.\n"
+      << "# TYPE vigil_http_file_streams gauge\n"
+      << "vigil_http_file_streams " << c.file_streams << "\n";
   out << "# HELP vigil_local_health_multiplier Lifeguard's local health score (0 healthy).\n"
       << "# TYPE vigil_local_health_multiplier gauge\n"
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";

@@ -19,7 +19,8 @@ struct AgentViewContext {
   const std::string& profile;
   Millis now;
   bool paused;
-  LwsHost::Refusals ws_refusals;  // what the WebSocket endpoint turned away
+  LwsHost::Refusals ws_refusals;  // what the HTTP server and its WebSocket turned away
+  std::size_t file_streams = 0;   // static files being sent now
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

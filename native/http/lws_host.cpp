@@ -72,11 +72,6 @@ struct FileSession {
   std::uint64_t remaining;
 };
 
-void stop_streaming(FileSession* session) {
-  if (!session || !session->streaming) return;
-  ::close(session->fd);
-  session->streaming = false;
-}
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -99,6 +94,8 @@ struct LwsHost::Client {
 };
 
 struct LwsCallbacks {
+  // Ends a file transfer (done, failed or cut), releasing its descriptor and its place.
+  static void stop_streaming(LwsHost* host, FileSession* session);
   static int http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
@@ -320,6 +317,13 @@ StaticRequest::Method method_of(::lws* wsi) {
 
 }  // namespace
 
+void LwsCallbacks::stop_streaming(LwsHost* host, FileSession* session) {
+  if (!session || !session->streaming) return;
+  ::close(session->fd);
+  session->streaming = false;
+  --host->file_streams_;
+}
+
 int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
   auto* session = static_cast<FileSession*>(user);
   switch (reason) {
@@ -341,6 +345,10 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
 
       StaticReply reply = host->impl_->files->answer(request, unix_now());
       if (reply.refused) ++host->refusals_.static_files;
+      if (reply.file && reply.length > 0 && host->file_streams_ >= host->options_.max_file_streams) {
+        reply = busy_reply(unix_now());
+        ++host->refusals_.file_streams_busy;
+      }
       if (!write_reply_head(wsi, reply, reply.status != 304)) return -1;
       if (!reply.body.empty() && request.method != StaticRequest::Method::head) {
         std::string framed = with_headroom(reply.body);
@@ -353,6 +361,8 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
         session->fd = reply.file.release();
         session->remaining = reply.length;
         session->streaming = true;
+        ++host->file_streams_;
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, host->options_.file_stall_seconds);
         lws_callback_on_writable(wsi);
         return 0;
       }
@@ -360,32 +370,40 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
     }
     case LWS_CALLBACK_HTTP_WRITEABLE: {
       if (!session || !session->streaming) break;
-      std::vector<unsigned char>& chunk = host_of(wsi)->impl_->file_chunk;
+      LwsHost* host = host_of(wsi);
+      std::vector<unsigned char>& chunk = host->impl_->file_chunk;
       const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kFileChunk, session->remaining));
       const ssize_t got = ::read(session->fd, chunk.data() + LWS_PRE, want);
       if (got <= 0) {
         // The file shrank while being sent: the promised length cannot be kept, so the client
         // must see the connection end early rather than a short body taken for whole.
-        stop_streaming(session);
+        stop_streaming(host, session);
         return -1;
       }
       session->remaining -= static_cast<std::uint64_t>(got);
       const bool last = session->remaining == 0;
       if (lws_write(wsi, chunk.data() + LWS_PRE, static_cast<std::size_t>(got),
                     last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != got) {
-        stop_streaming(session);
+        stop_streaming(host, session);
         return -1;
       }
       if (!last) {
+        // Progress: the stall clock starts again.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, host->options_.file_stall_seconds);
         lws_callback_on_writable(wsi);
         return 0;
       }
-      stop_streaming(session);
+      stop_streaming(host, session);
+      lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
       return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
-      stop_streaming(session);
+      if (session && session->streaming) {
+        LwsHost* host = host_of(wsi);
+        ++host->refusals_.file_streams_cut;  // closed mid-file: stalled past its timeout, or gone
+        stop_streaming(host, session);
+      }
       break;
     default:
       break;

@@ -55,6 +55,11 @@ class LwsHost {
     // `message_rate` a second (<= 0: unlimited). Messages over it are dropped.
     double message_rate = 20;
     double message_burst = 40;
+    // Static files being sent at once, each holding an open descriptor: more get 503. A file
+    // transfer that makes no progress for `file_stall_seconds` (a client that stopped reading)
+    // is cut.
+    std::size_t max_file_streams = 64;
+    int file_stall_seconds = 10;
     // Pages allowed to open the WebSocket (checked on the upgrade; others get 403).
     OriginPolicy origins = OriginPolicy::allow_all();
   };
@@ -102,8 +107,11 @@ class LwsHost {
     std::uint64_t too_large = 0;     // WebSocket messages over max_message
     std::uint64_t static_files = 0;  // requests for static files refused: a path outside the web
                                      // directory or hidden (403), a method not GET or HEAD (405)
+    std::uint64_t file_streams_busy = 0;  // files refused with 503: max_file_streams being sent
+    std::uint64_t file_streams_cut = 0;   // file transfers closed before their end (stalled, gone)
   };
   const Refusals& refusals() const { return refusals_; }
+  std::size_t file_streams() const { return file_streams_; }  // files being sent now
 
   // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
   // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
@@ -128,6 +136,7 @@ class LwsHost {
   std::map<ClientId, Client*> clients_;
   ClientId next_client_ = 1;
   Refusals refusals_;
+  std::size_t file_streams_ = 0;
 };
 
 }  // namespace vigil::native

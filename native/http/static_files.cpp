@@ -58,6 +58,12 @@ StaticReply error_reply(int status, std::string body, std::int64_t now, bool ref
 
 }  // namespace
 
+StaticReply busy_reply(std::int64_t now) {
+  StaticReply r = error_reply(503, "too many files being sent; try again\n", now);
+  r.headers.emplace_back("retry-after", "1");
+  return r;
+}
+
 UniqueFd::~UniqueFd() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -53,6 +53,10 @@ struct StaticReply {
   bool refused = false;  // turned away (a forbidden path, a method other than GET or HEAD)
 };
 
+// What a server answers instead of a file when it is already sending as many as it will (503,
+// to be retried in a second).
+StaticReply busy_reply(std::int64_t now_unix_seconds);
+
 // The web app's files, with revalidation (ETag, Last-Modified, 304) and precompressed variants:
 // `<file>.br`, then `<file>.gz`, as the client accepts, unless older than `<file>`. Files are
 // `Cache-Control: no-cache`: their names carry no content hash, so a cache must ask each time,

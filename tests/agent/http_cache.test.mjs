@@ -303,6 +303,41 @@ check((await raw(agentHttp, 'GET /leak.html HTTP/1.1')).status === 403 &&
       (await raw(agentHttp, 'DELETE /index.html HTTP/1.1')).status === 405, 'the agent refuses the same requests');
 check(await refusedCount() === 2, 'and counts them in /metrics (vigil_http_static_refused_total 2)');
 
+// ------------------------------------------- an abusive client: many transfers it never reads
+
+// Each file being sent holds a descriptor and a connection: the server sends at most 64 at once
+// (the 65th gets 503, counted), and cuts a transfer that makes no progress for 10 s.
+const kMaxFileStreams = 64;
+const metricValue = async (name) => {
+  const body = (await request(agentHttp, 'GET', '/metrics')).body.toString();
+  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(body)?.[1]);
+};
+fs.writeFileSync(path.join(web, 'big.png'), Buffer.alloc(8 << 20, 7));  // more than socket buffers hold
+const stalled = [];
+for (let i = 0; i < kMaxFileStreams; ++i) {
+  const s = net.connect(agentHttp, '127.0.0.1');
+  s.on('error', () => {});
+  s.write('GET /big.png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  s.pause();  // never read: the server's writes back up and stop
+  stalled.push(s);
+}
+await waitFor(async () => (await metricValue('vigil_http_file_streams')) === kMaxFileStreams, 10000,
+              `${kMaxFileStreams} transfers under way`, 50);
+const busy = await request(agentHttp, 'GET', '/big.png');
+check(busy.status === 503 && busy.headers['retry-after'] === '1' && busy.headers['cache-control'] === 'no-store',
+      `with ${kMaxFileStreams} files being sent, one more is refused: 503 with Retry-After`);
+check(await metricValue('vigil_http_file_streams_busy_total') === 1, 'and counted (vigil_http_file_streams_busy_total 1)');
+check((await request(agentHttp, 'GET', '/v1/self')).status === 200, 'the agent still answers its API meanwhile');
+const cutStarted = Date.now();
+await waitFor(async () => (await metricValue('vigil_http_file_streams')) === 0, 20000,
+              'the stalled transfers to be cut', 250);
+check(await metricValue('vigil_http_file_streams_cut_total') === kMaxFileStreams,
+      `every stalled transfer was cut after ${((Date.now() - cutStarted) / 1000).toFixed(1)} s ` +
+      '(vigil_http_file_streams_cut_total 64)');
+for (const s of stalled) s.destroy();
+const again = await request(agentHttp, 'GET', '/big.png');
+check(again.status === 200 && again.body.length === 8 << 20, 'and files are sent again in full');
+
 for (const c of children) c.kill('SIGTERM');
 await waitFor(() => children.every((c) => c.exitCode !== null), 10000, 'the servers to stop');
 cleanup();
