@@ -152,22 +152,36 @@ const inSnapshot = new Set(snapshot.members.map((m) => m.name));
 check(['serf-0', 'serf-1', 'serf-2'].every((n) => inSnapshot.has(n)),
       "vigil-0's live view (WebSocket snapshot) lists the three Serf members");
 
-// Serf's user events travel as memberlist user messages: vigil carries them up as bytes.
-await run(serf, ['event', `-rpc-addr=127.0.0.1:${s1.rpcPort}`, 'vigil-deploy', 'v42'], { timeout: 3000 });
-const userHex = Buffer.from('vigil-deploy').toString('hex');
-const userMessage = await viewer.next((m) => m.type === 'user' && m.hex.includes(userHex), 10000,
-                                      "the Serf event as a user message in vigil-0's live view");
-check(userMessage.size > 'vigil-deploy'.length,
-      `a Serf user event reaches vigil-0 as an opaque user message (${userMessage.size} bytes)`);
+// One counter from vigil-0's /metrics.
+const metric = async (name) => {
+  const metrics = (await httpGet(v0.httpPort, '/metrics')).body;
+  return Number((metrics.match(new RegExp(`^${name} (\\d+)`, 'm')) || [])[1]);
+};
+
+// Serf's user events travel as memberlist user messages: vigil carries them up as bytes. Serf
+// spreads an event by gossip alone (push-pull carries it later, but as Serf state vigil does not
+// read): each Serf agent that has it piggybacks it on 4 packets (retransmit multiplier 4 ·
+// ceil(log10 7)), 3 to distinct random peers in one gossip round and 1 in the next. With 5 peers
+// each, one Serf agent misses vigil-0 with probability 2/5 · 4/5 = 0.32, all three with about
+// 0.033. So one event can fairly miss; four distinct events all missing is about 1e-6.
+let userMessage = null;
+let eventsSent = 0;
+for (let attempt = 0; attempt < 4 && !userMessage; ++attempt) {
+  const name = `vigil-deploy-${attempt}`;
+  await run(serf, ['event', `-rpc-addr=127.0.0.1:${s1.rpcPort}`, name, 'v42'], { timeout: 3000 });
+  ++eventsSent;
+  const hex = Buffer.from(name).toString('hex');
+  userMessage = await viewer.next((m) => m.type === 'user' && m.hex.includes(hex), 4000, name)
+    .catch(() => null);
+}
+check(userMessage !== null && userMessage.size > 'vigil-deploy-0'.length,
+      `a Serf user event reaches vigil-0 as an opaque user message (${userMessage?.size} bytes; ` +
+      `${eventsSent} event(s) sent, ${await metric('vigil_user_messages_total')} user message(s) received)`);
 
 // TCP fallback, both ways: with vigil-0's datagrams to serf-0 blocked, serf-0's UDP probes of
 // vigil-0 get no ack, so serf-0 pings it over TCP (memberlist does, for members advertising
 // protocol 3 or later) and vigil-0 acks there; and vigil-0's own UDP probes of serf-0 time out, so
 // vigil-0 pings serf-0 over TCP and Serf acks.
-const metric = async (name) => {
-  const metrics = (await httpGet(v0.httpPort, '/metrics')).body;
-  return Number((metrics.match(new RegExp(`^${name} (\\d+)`, 'm')) || [])[1]);
-};
 const answeredBefore = await metric('vigil_stream_pings_answered_total');
 const ackedBefore = await metric('vigil_stream_pings_acked_total');
 viewer.send({ type: 'block', peer: 'serf-0', token: 'serf-test-token' });
