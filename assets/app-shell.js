@@ -6,6 +6,11 @@
 // while it cannot be seen: a hidden tab, a frame scrolled out of view (IntersectionObserver on
 // the canvas, which in an iframe measures against the top page's viewport), or a frame its host
 // page declared hidden with {type: 'vigil:visibility', visible: false}. See docs/embedding.md.
+//
+// It also follows the page's theme (theme=light|dark|auto, or the host's {type: 'vigil:theme'}),
+// grows the canvas to the content on a narrow screen and tells an embedding page the height it
+// needs ({type: 'vigil:size'}), and hands touches to the app one change per frame, keeping only
+// those that land on a control: a finger on a plot or on empty space scrolls the page.
 'use strict';
 
 (() => {
@@ -54,6 +59,7 @@
     sleeping = false;
     ++frames;
     syncParams();
+    fitContent();
     if (more || performance.now() < settleUntil) schedule();
     else sleeping = true;
   }
@@ -88,6 +94,100 @@
       for (const e of entries) setSeen('viewport', e.isIntersecting);
     }).observe(canvas);
 
+  // --------------------------------------------------------------------------------- theme
+  const query = new URLSearchParams(location.search);
+  const themeParam = ['light', 'dark'].includes(query.get('theme')) ? query.get('theme') : 'auto';
+  const darkScheme = matchMedia('(prefers-color-scheme: dark)');
+  let hostTheme = null;  // the embedding page's word, from vigil:theme, wins once given
+  const isDark = () => (hostTheme ? hostTheme === 'dark'
+                                  : themeParam === 'auto' ? darkScheme.matches : themeParam === 'dark');
+  function applyTheme() {
+    document.documentElement.dataset.theme = isDark() ? 'dark' : 'light';  // the page around the canvas
+    if (!ready) return;
+    Module._vigil_set_theme(isDark() ? 1 : 0);
+    wake();
+  }
+  darkScheme.addEventListener('change', applyTheme);
+  applyTheme();
+
+  // ------------------------------------------------------------------------- content height
+  // Laid out in one column (a narrow canvas), the demo is as tall as its content: the canvas
+  // grows to it and the page scrolls. An embedding page is told the height either way, so that
+  // it can size the frame (embed.js does).
+  let reportedHeight = 0;
+  function fitContent() {
+    const height = Module._vigil_content_height();
+    if (!(height > 0)) return;
+    const wanted = Module._vigil_narrow() ? `${Math.max(window.innerHeight, height)}px` : '';
+    if (canvas.style.height !== wanted) {
+      canvas.style.height = wanted;
+      wake();
+    }
+    if (embedded && height !== reportedHeight) {
+      reportedHeight = height;
+      post({ type: 'vigil:size', height });
+    }
+  }
+
+  // --------------------------------------------------------------------------------- touch
+  // Emscripten's GLFW turns a touch into a mouse move and press in the same event, which Dear
+  // ImGui 1.86 (no input queue) misses; these listeners run first (window, capture phase),
+  // keep touches from GLFW and feed the app instead, which applies one change per frame.
+  let finger = null;  // the identifier of the touch the app kept, if any
+  let touchStyle = false;
+  const touchOf = (e) => [...e.changedTouches].find((t) => t.identifier === finger);
+  const canvasPoint = (t) => {
+    const r = canvas.getBoundingClientRect();
+    return [t.clientX - r.left, t.clientY - r.top];
+  };
+  function endFinger() {
+    Module._vigil_touch_end();
+    finger = null;
+    wake();
+  }
+  window.addEventListener('touchstart', (e) => {
+    if (e.target !== canvas) return;
+    e.stopPropagation();
+    if (!ready || !isVisible()) return;
+    if (finger !== null || e.touches.length > 1) {  // a second finger: a pinch is the browser's
+      if (finger !== null) endFinger();
+      return;
+    }
+    const t = e.changedTouches[0];
+    const kept = Module._vigil_touch_begin(...canvasPoint(t), sleeping ? 1 : 0);
+    sleeping = false;
+    touchStyle = true;
+    if (kept) {
+      finger = t.identifier;
+      e.preventDefault();  // no scrolling, no emulated mouse events
+    }
+    wake();
+  }, { capture: true, passive: false });
+  window.addEventListener('touchmove', (e) => {
+    if (e.target !== canvas) return;
+    e.stopPropagation();
+    const t = finger !== null && touchOf(e);
+    if (!t) return;
+    e.preventDefault();
+    Module._vigil_touch_move(...canvasPoint(t));
+    wake();
+  }, { capture: true, passive: false });
+  for (const type of ['touchend', 'touchcancel'])
+    window.addEventListener(type, (e) => {
+      if (e.target !== canvas) return;
+      e.stopPropagation();
+      if (finger === null || !touchOf(e)) return;
+      if (e.cancelable) e.preventDefault();
+      endFinger();
+    }, { capture: true, passive: false });
+  // A real mouse (never a finger's emulated one: those send no pointer events of type mouse).
+  canvas.addEventListener('pointermove', (e) => {
+    if (e.pointerType !== 'mouse' || !touchStyle || !ready) return;
+    touchStyle = false;
+    Module._vigil_mouse_used();
+    wake();
+  });
+
   // ------------------------------------------------------------------------- the host page
   function post(message) {
     // Only parameters travel, never the agents' token (see currentQuery), so any origin may
@@ -98,6 +198,10 @@
   window.addEventListener('message', (e) => {
     if (e.source !== window.parent || !e.data || typeof e.data !== 'object') return;
     if (e.data.type === 'vigil:visibility') setSeen('host', e.data.visible !== false);
+    if (e.data.type === 'vigil:theme' && ['light', 'dark'].includes(e.data.theme)) {
+      hostTheme = e.data.theme;
+      applyTheme();
+    }
   });
 
   // ------------------------------------------------------------------------ the URL state
@@ -197,6 +301,9 @@
     },
     onRuntimeInitialized() {
       ready = true;
+      applyTheme();
+      touchStyle = matchMedia('(pointer: coarse)').matches;
+      Module._vigil_set_touch(touchStyle ? 1 : 0);
       document.body.classList.remove('loading');
       status.textContent = '';
       wake();
@@ -225,6 +332,9 @@
       return JSON.parse(Module.UTF8ToString(Module._vigil_state_json()));
     },
     frames: () => frames,
+    theme: () => (isDark() ? 'dark' : 'light'),
+    // The link and the embed snippet the share / embed popup offers for the current demo.
+    share: () => (ready ? JSON.parse(Module.UTF8ToString(Module._vigil_share_json())) : null),
     visible: isVisible,
     drawing: () => pending,
     wake,

@@ -71,7 +71,9 @@ function listCommands(experiments) {
 // Each demo is a whole WebAssembly app: load it near the viewport, let it sleep off screen and
 // unload it far away, so that only a few are alive at any time (vigil-embed.mjs).
 function hostAll() {
-  const stats = hostDemos(document.querySelectorAll('iframe[data-src]'), { loadMargin: '100%', unloadMargin: '200%' });
+  // Each frame takes its demo's height: on a phone, its plots, and more once its controls open.
+  const stats = hostDemos(document.querySelectorAll('iframe[data-src]'),
+                          { loadMargin: '100%', unloadMargin: '200%', fitHeight: true });
   Object.defineProperties(report, {
     demos: { get: () => stats.demos, enumerable: true },
     demosLoaded: { get: () => stats.everLoaded, enumerable: true },  // at least once

@@ -15,6 +15,7 @@ packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nloh
           fonttools brotli  # the web app's font subset (pyftsubset) and precompressed assets
           python3  # a plain static file server for the browser tests (python3 -m http.server)
           serf  # the mixed vigil + Serf cluster test and the vs-serf benchmark
+          python3-sphinx mkdocs mkdocs-material  # docs/embedding.md's snippets, built by their generators
           clang libclang-rt-14-dev)  # the fuzz targets: clang 14 and its libFuzzer runtime
 
 need_root() {
@@ -82,7 +83,7 @@ if [[ ! -d $imgui_dir ]]; then
 fi
 
 # 3. Node modules for the browser and agent tests (playwright-core drives Debian's chromium; ws
-#    speaks to agents). Installed again whenever a package of the lock file is missing.
+#    speaks to agents; @mdx-js/mdx and React render the Docusaurus snippet of docs/embedding.md). Installed again whenever a package of the lock file is missing.
 node_packages=$(node -e 'console.log(Object.keys(require(process.argv[1]).dependencies).join(" "))' \
   "$here/tests/package.json")
 missing_node=0

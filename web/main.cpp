@@ -6,6 +6,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <cstdio>
@@ -13,8 +14,14 @@
 #include <string>
 
 #include "app/app.hpp"
+#include "app/layout_report.hpp"
+#include "app/pointer_queue.hpp"
+#include "app/screen.hpp"
 #include "app/ui_font.hpp"
+#include "app/ui_style.hpp"
 #include "app/url_params.hpp"
+#include "plot/palette.hpp"
+#include "plot/plot.hpp"
 
 namespace {
 
@@ -24,6 +31,15 @@ struct Runtime {
   double last_ms = 0;
   std::string state_json;  // backing store for vigil_state_json()
   std::string query;       // backing store for vigil_query()
+  std::string share_json;  // backing store for vigil_share_json()
+  vigil::web::UiStyle style_wanted;  // what the page asked for (theme, touch)
+  vigil::web::UiStyle style_applied;
+  bool style_set = false;
+  // Touch input: while a finger drives the UI, the pointer ImGui sees comes from this queue
+  // instead of GLFW's mouse emulation (see PointerQueue).
+  vigil::web::PointerQueue touches;
+  vigil::web::PointerState finger;
+  bool finger_drives = false;
 };
 
 Runtime g_runtime;
@@ -36,6 +52,7 @@ void fit_canvas() {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size("#canvas", &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
+  vigil::web::screen::set(static_cast<float>(css_w), static_cast<float>(css_h), static_cast<float>(dpr));
   const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
   const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
   int cur_w = 0, cur_h = 0;
@@ -63,12 +80,27 @@ bool frame(bool resumed) {
   g_runtime.last_ms = now;
 
   fit_canvas();
+  g_runtime.style_wanted.dpr = vigil::web::screen::dpr();
+  if (!g_runtime.style_set || !(g_runtime.style_wanted == g_runtime.style_applied)) {
+    vigil::web::apply_ui_style(g_runtime.style_wanted);
+    g_runtime.style_applied = g_runtime.style_wanted;
+    g_runtime.style_set = true;
+  }
+  vigil::web::screen::set_touch(g_runtime.style_applied.touch);
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   // ImGui 1.86 asserts DeltaTime > 0; two frames can share a timestamp in a throttled browser.
   ImGuiIO& io = ImGui::GetIO();
   if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
+  if (g_runtime.finger_drives) {
+    g_runtime.finger = g_runtime.touches.next(g_runtime.finger);
+    io.MousePos = ImVec2(g_runtime.finger.x, g_runtime.finger.y);
+    for (bool& down : io.MouseDown) down = false;
+    io.MouseDown[0] = g_runtime.finger.down;
+  }
+  vigil::web::layout::begin_frame();
+  vigil::plot::new_frame();
   ImGui::NewFrame();
   g_runtime.app->frame(dt);
   ImGui::Render();
@@ -76,14 +108,18 @@ bool frame(bool resumed) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(g_runtime.window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
-  glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
+  const ImVec4 bg = vigil::plot::to_vec4(vigil::plot::palette().window_bg);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   const double end = emscripten_get_now();
   g_runtime.app->record_frame_cost(end - now, end);
   // A held slider or a text field being typed in changes without new events.
-  return g_runtime.app->animating() || ImGui::IsAnyItemActive() || io.WantTextInput;
+  return g_runtime.app->animating() || ImGui::IsAnyItemActive() || io.WantTextInput ||
+         !g_runtime.touches.empty();
 }
+
+float device_px(float css) { return css * vigil::web::screen::dpr(); }
 
 }  // namespace
 
@@ -94,12 +130,73 @@ extern "C" EMSCRIPTEN_KEEPALIVE int vigil_frame(int resumed) {
   return frame(resumed != 0) ? 1 : 0;
 }
 
+// The page's theme: 1 dark, 0 light (theme=auto resolved by the page, or the host's vigil:theme).
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_theme(int dark) { g_runtime.style_wanted.dark = dark != 0; }
+
+// 1 when the page's main pointer is a finger (pointer: coarse), before any touch arrives.
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_touch(int touch) { g_runtime.style_wanted.touch = touch != 0; }
+
+// A real mouse moved: GLFW drives the pointer again and widgets return to mouse size.
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_mouse_used() {
+  g_runtime.finger_drives = false;
+  g_runtime.touches.clear();
+  g_runtime.style_wanted.touch = false;
+}
+
+// A finger landed at (x, y), CSS pixels in the canvas. Draws a frame with the pointer there
+// and answers whether a control is under it: 1 and the page keeps the touch (no scrolling),
+// the press following in the next frame; 0 and the page lets the browser scroll, as it does
+// for a finger on a plot's background.
+// `resumed` as for vigil_frame.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_touch_begin(float x, float y, int resumed) {
+  if (!g_runtime.app) return 0;
+  g_runtime.finger_drives = true;
+  g_runtime.style_wanted.touch = true;
+  g_runtime.touches.clear();
+  g_runtime.finger = {device_px(x), device_px(y), false};
+  frame(resumed != 0);
+  const ImGuiID hovered = GImGui->HoveredId;
+  const bool control = hovered != 0 && hovered != vigil::plot::background_under_pointer();
+  if (control) g_runtime.touches.press();
+  else g_runtime.touches.leave();
+  return control ? 1 : 0;
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_touch_move(float x, float y) {
+  if (g_runtime.finger_drives) g_runtime.touches.move(device_px(x), device_px(y));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_touch_end() {
+  if (!g_runtime.finger_drives) return;
+  g_runtime.touches.release();
+  g_runtime.touches.leave();
+}
+
+// The height the demo's content needs at the canvas' width, CSS pixels: the page sizes the
+// canvas (or asks its host to size the frame) to it.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_content_height() {
+  // Rounded up: a frame half a pixel short of its content would show a scrollbar, narrowing the
+  // content, which then wraps into a taller layout.
+  return static_cast<int>(std::ceil(vigil::web::layout::content_height() / vigil::web::screen::dpr()));
+}
+
+// 1 when the demo is laid out in one column (narrow canvas): the page then lets it grow.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_narrow() { return vigil::web::screen::narrow() ? 1 : 0; }
+
 // The current demo's parameters as a query string: the page keeps them in its URL and tells its
 // host, which can reload the demo as the reader left it.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_query() {
   if (!g_runtime.app) return "";
   g_runtime.query = g_runtime.app->query();
   return g_runtime.query.c_str();
+}
+
+// window.vigil.share() in the page reads this: what the share / embed popup offers, as JSON.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_share_json() {
+  if (!g_runtime.app) return "{}";
+  const vigil::web::ShareTexts texts = g_runtime.app->share();
+  g_runtime.share_json = nlohmann::json{{"link", texts.link}, {"embed", texts.embed}}.dump();
+  return g_runtime.share_json.c_str();
 }
 
 // window.vigil.state() in the page reads this: the active demo's numbers as JSON.
@@ -128,10 +225,8 @@ int main() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no filesystem state between visits
-  ImGui::StyleColorsDark();
+  GImGui->TestEngineHookItems = true;  // the layout report (app/layout_report.hpp)
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
-  ImGui::GetStyle().ScaleAllSizes(dpr);
-  ImGui::GetStyle().FrameRounding = 3.0f * dpr;
   vigil::web::load_ui_font(15.0f * dpr);
 
   ImGui_ImplGlfw_InitForOpenGL(g_runtime.window, true);

@@ -20,10 +20,18 @@ const shots = [
     ready: 'window.vigil.state().views_by_state.dead >= 6' },
   { name: 'retry', query: '?demo=retry&view=hysteresis',
     ready: 'window.vigil.state().hysteresis.done === true && window.vigil.state().hysteresis.equilibria_done' },
+  // A phone (412 CSS px, DPR 2, touch): one column, fingertip-sized controls; the first screen.
+  { name: 'phone-swim', query: '?demo=swim&n=10&kill=4&speed=6', phone: true,
+    ready: 'window.vigil.state().views_by_state.dead >= 5' },
+  // The light theme, as on a light documentation page.
+  { name: 'light-phi', query: '?demo=phi&delay=80&jitter=60&loss=15&theme=light',
+    ready: 'window.vigil.state().live.received >= 150' },
 ];
 
+const kPhone = { viewport: { width: 412, height: 860 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
+
 async function shoot(browser, url, shot) {
-  const { page, errors } = await openPage(browser);
+  const { page, errors } = shot.phone ? await openPhone(browser) : await openPage(browser);
   await page.goto(url);
   await waitForFrames(page, 2, 60000);
   await page.waitForFunction(shot.ready, null, { timeout: 120000, polling: 200 });
@@ -34,6 +42,14 @@ async function shoot(browser, url, shot) {
   await page.screenshot({ path: file });
   console.log(`${file}${errors.length ? '  console errors: ' + errors.join(' | ') : ''}`);
   await page.close();
+}
+
+async function openPhone(browser) {
+  const page = await (await browser.newContext(kPhone)).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page, errors };
 }
 
 const server = await startServer(opts.vigil, opts.web);

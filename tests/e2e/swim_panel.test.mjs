@@ -97,7 +97,7 @@ try {
   const [x0, y0, x1, y1] = s.matrix.rect.map((v) => v / dpr);
   const png = await dead.page.screenshot({ path: artifact(args, 'swim_panel_1000_dead.png') });
   const columnX = (member) => x0 + ((member + 0.5) / 1000) * (x1 - x0);
-  const red = await redShare(browser, png, [columnX(killed), columnX(killed + 250)], y0, y1);
+  const red = await redShare(browser, png, [columnX(killed), columnX(killed + 250)], y0, y1, s.palette.dead);
   check(red[0] > 0.97, `the killed member's column is red in ${(red[0] * 100).toFixed(1)}% of its height`);
   check(red[1] === 0, `a live member's column shows no red (${(red[1] * 100).toFixed(1)}%)`);
 
@@ -117,11 +117,13 @@ try {
 
 // For each x (CSS pixels), the share of pixel rows in [top, bottom) where the screenshot is the
 // dead member's red within one pixel of x (a block edge may fall between a cell and its pixel).
-async function redShare(browserToUse, png, xs, top, bottom) {
+// The share of each column's pixels drawn in the theme's "dead" colour (state().palette.dead).
+async function redShare(browserToUse, png, xs, top, bottom, deadHex) {
   const { width, data } = await decodePng(browserToUse, png);
+  const dead = [1, 3, 5].map((i) => parseInt(deadHex.slice(i, i + 2), 16));
   const isRed = (x, y) => {
     const i = (y * width + x) * 4;
-    return Math.abs(data[i] - 224) < 16 && Math.abs(data[i + 1] - 85) < 16 && Math.abs(data[i + 2] - 85) < 16;
+    return dead.every((c, k) => Math.abs(data[i + k] - c) < 16);
   };
   const y0 = Math.ceil(top), y1 = Math.floor(bottom);
   return xs.map((x) => {

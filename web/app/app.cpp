@@ -5,13 +5,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
+#include "app/layout_report.hpp"
+#include "app/screen.hpp"
+#include "app/share.hpp"
 #include "panels/fencing_panel.hpp"
 #include "panels/gossip_panel.hpp"
 #include "panels/live_panel.hpp"
 #include "panels/phi_tail_panel.hpp"
 #include "panels/retry_panel.hpp"
 #include "panels/swim_panel.hpp"
+#include "panels/widgets.hpp"
+#include "plot/palette.hpp"
 
 namespace vigil::web {
 
@@ -30,6 +36,7 @@ App::App(UrlParams params) : params_(std::move(params)) {
   demos_.push_back({"live", "Live cluster", make<LivePanel>, nullptr});
   demos_.push_back({"fencing", "Fencing", make<FencingPanel>, nullptr});
   embed_ = params_.flag("embed");
+  screen::set_embedded(embed_);
   const std::string wanted = params_.text("demo").value_or("phi");
   for (std::size_t i = 0; i < demos_.size(); ++i)
     if (wanted == demos_[i].id) active_ = i;
@@ -66,32 +73,63 @@ void App::frame(double real_ms) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  // One column: the page grows the canvas to the content and scrolls it, not ImGui.
+  if (screen::narrow()) flags |= ImGuiWindowFlags_NoScrollWithMouse;
   ImGui::Begin("vigil", nullptr, flags);
   if (embed_) {
     active().draw();
   } else {
-    ImGui::TextColored(ImVec4(0.65f, 0.75f, 1.0f, 1.0f), "vigil");
-    ImGui::SameLine();
-    ImGui::TextDisabled("is that node dead, or just slow?");
-    ImGui::SameLine();
-    // The explainer, which walks through every demo; a plain page next to this one.
-    if (ImGui::SmallButton("read the explainer")) emscripten_run_script("window.location.href = 'explainer.html';");
-    if (ImGui::BeginTabBar("demos")) {
+    draw_header();
+    if (screen::narrow()) {
+      draw_demo_buttons();
+      active().draw();
+    } else if (ImGui::BeginTabBar("demos")) {
       for (std::size_t i = 0; i < demos_.size(); ++i) {
-        const ImGuiTabItemFlags tab_flags = (first_frame_ && i == active_) ? ImGuiTabItemFlags_SetSelected : 0;
+        const ImGuiTabItemFlags tab_flags = (select_tab_ && i == active_) ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(demos_[i].title, nullptr, tab_flags)) {
-          if (!first_frame_) active_ = i;
+          if (!select_tab_) active_ = i;
           if (i == active_) active().draw();
           ImGui::EndTabItem();
         }
       }
       ImGui::EndTabBar();
+      select_tab_ = false;
     }
   }
   ImGui::End();
-  first_frame_ = false;
+}
+
+ShareTexts App::share() { return share_texts(demos_[active_].id, query()); }
+
+void App::draw_header() {
+  ImGui::TextColored(plot::to_vec4(plot::palette().accent), "vigil");
+  ImGui::SameLine();
+  ImGui::TextDisabled("is that node dead, or just slow?");
+  // The explainer, which walks through every demo; a plain page next to this one.
+  if (row_button("read the explainer")) emscripten_run_script("window.location.href = 'explainer.html';");
+  if (row_button("share / embed")) {
+    share_ = share();
+    ImGui::OpenPopup("share");
+  }
+  draw_share_popup(share_);
+}
+
+// On a narrow screen the tab bar would squeeze six titles into slivers: the demos become
+// buttons that wrap into rows, the shown one highlighted.
+void App::draw_demo_buttons() {
+  for (std::size_t i = 0; i < demos_.size(); ++i) {
+    const bool shown = i == active_;
+    if (shown) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    const bool pressed = i == 0 ? button(demos_[i].title) : row_button(demos_[i].title);
+    if (shown) ImGui::PopStyleColor();
+    if (pressed) {
+      active_ = i;
+      select_tab_ = true;  // a wider screen's tab bar then opens on this demo
+    }
+  }
+  ImGui::Separator();
 }
 
 void App::record_frame_cost(double cost_ms, double ended_at_ms) {
@@ -106,6 +144,21 @@ nlohmann::json App::state() const {
   nlohmann::json s = d.panel ? d.panel->state() : nlohmann::json{{"demo", d.id}};
   s["frame"] = frames_;
   s["embed"] = embed_;
+  s["theme"] = plot::palette().dark ? "dark" : "light";
+  const auto hex = [](ImU32 c) {
+    char out[8];
+    std::snprintf(out, sizeof out, "#%02x%02x%02x", c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF);
+    return std::string(out);
+  };
+  const plot::Palette& colors = plot::palette();
+  s["palette"] = {{"background", hex(colors.window_bg)}, {"plot", hex(colors.area_bg)},
+                  {"alive", hex(colors.alive)},          {"suspect", hex(colors.suspect)},
+                  {"dead", hex(colors.dead)},            {"left", hex(colors.left)}};
+  nlohmann::json layout = layout::report(screen::dpr());
+  layout["narrow"] = screen::narrow();
+  layout["touch"] = screen::touch();
+  layout["css_width"] = screen::css_width();
+  s["layout"] = std::move(layout);
   std::vector<double> costs = recent_costs_;
   std::sort(costs.begin(), costs.end());
   const auto at = [&](double q) { return costs.empty() ? 0.0 : costs[static_cast<std::size_t>(q * (costs.size() - 1))]; };

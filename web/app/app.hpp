@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/share.hpp"
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
 
@@ -23,6 +24,8 @@ class App {
   // The page's query string as it would rebuild the current demo: the parameters the page was
   // opened with, the active demo, and that demo's own (Panel::save); never the agents' token.
   std::string query();
+  // The link and the embed snippet that reproduce the current demo (the share / embed popup).
+  ShareTexts share();
   // What the whole browser frame cost (ImGui, the demo, GL submission) and when it ended, both
   // in ms of performance.now(): tests and the README's figures read them from state().perf.
   void record_frame_cost(double cost_ms, double ended_at_ms);
@@ -37,12 +40,15 @@ class App {
   };
 
   Panel& active();
+  void draw_header();
+  void draw_demo_buttons();
 
   UrlParams params_;
   std::vector<Demo> demos_;
   std::size_t active_ = 0;
   bool embed_ = false;
-  bool first_frame_ = true;
+  bool select_tab_ = true;  // the tab bar must select active_ (first frame, or set elsewhere)
+  ShareTexts share_;  // what the share / embed popup shows, made when it opens
   std::uint64_t frames_ = 0;
   double first_frame_at_ms_ = 0;
   double advance_ms_total_ = 0;              // CPU spent in the visible demo's advance()

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lab/table.hpp"
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
@@ -22,13 +23,13 @@ using fencing::Token;
 // A tab in the background gets no frames; on return, play on rather than jump to the end.
 constexpr double kMaxFrameMs = 250;
 
-constexpr ImU32 kOldColor = plot::colors::blue;
-constexpr ImU32 kNewColor = plot::colors::purple;
-constexpr ImU32 kAccepted = plot::colors::green;
-constexpr ImU32 kRejected = plot::colors::red;
-constexpr ImU32 kIssuerColor = plot::colors::yellow;
-constexpr ImU32 kFrozenColor = IM_COL32(150, 150, 160, 70);
-constexpr ImU32 kInk = IM_COL32(230, 230, 238, 255);
+ImU32 old_color() { return plot::palette().blue; }
+ImU32 new_color() { return plot::palette().purple; }
+ImU32 accepted_color() { return plot::palette().green; }
+ImU32 rejected_color() { return plot::palette().red; }
+ImU32 issuer_color() { return plot::palette().yellow; }
+ImU32 frozen_color() { return plot::colors::with_alpha(plot::palette().grey, 70); }
+ImU32 ink() { return plot::palette().ink; }
 
 // Lanes from the top, in the order of fencing::Actor.
 constexpr int kLanes = 4;
@@ -52,15 +53,15 @@ int lane_of(Actor actor) {
 ImU32 actor_color(Actor actor) {
   switch (actor) {
     case Actor::old_leader:
-      return kOldColor;
+      return old_color();
     case Actor::new_leader:
-      return kNewColor;
+      return new_color();
     case Actor::issuer:
-      return kIssuerColor;
+      return issuer_color();
     case Actor::resource:
-      return plot::colors::grey;
+      return plot::palette().grey;
   }
-  return kInk;
+  return ink();
 }
 
 ImU32 outcome_color(Outcome outcome) {
@@ -68,13 +69,13 @@ ImU32 outcome_color(Outcome outcome) {
     case Outcome::accepted:
     case Outcome::granted:
     case Outcome::raised:
-      return kAccepted;
+      return accepted_color();
     case Outcome::rejected:
     case Outcome::refused:
     case Outcome::expired:
-      return kRejected;
+      return rejected_color();
     default:
-      return kInk;
+      return ink();
   }
 }
 
@@ -112,8 +113,8 @@ void label(ImDrawList* dl, float x, float y, float lo, float hi, ImU32 color, co
   const ImVec2 at(left, y - size.y * 0.5f);
   if (backing)
     dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
-                      IM_COL32(16, 18, 22, 220), 2.0f);
-  dl->AddText(at, color, s);
+                      plot::colors::with_alpha(plot::palette().area_bg, 220), 2.0f);
+  plot::put_text(dl, at, color, s);
 }
 
 }  // namespace
@@ -212,21 +213,21 @@ void FencingPanel::advance(double real_ms) {
 }
 
 std::string FencingPanel::sentence(ImU32* color) const {
-  ImU32 c = plot::colors::grey;
+  ImU32 c = plot::palette().grey;
   std::string s;
   if (!ok_) {
-    c = kRejected;
+    c = rejected_color();
     s = error_;
   } else if (wake_write_shown()) {
     s = run_.summary;
     if (run_.stale_write_rejected)
-      c = kAccepted;  // the safety property held
+      c = accepted_color();  // the safety property held
     else if (run_.lost_update || (run_.stale_write && !fencing_))
-      c = kRejected;
+      c = rejected_color();
     else if (run_.issued_not_seen)
-      c = plot::colors::orange;
+      c = plot::palette().orange;
     else
-      c = plot::colors::blue;
+      c = plot::palette().blue;
   } else if (const Event* e = last_shown()) {
     s = format("%lld ms, %s: ", static_cast<long long>(e->at.count()),
                fencing::actor_name(e->actor)) +
@@ -240,24 +241,20 @@ std::string FencingPanel::sentence(ImU32* color) const {
 
 void FencingPanel::draw() {
   const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 19.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-  ImGui::BeginChild("fencing-controls", ImVec2(controls_width, 0), false);
-  draw_controls();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("fencing-plots", ImVec2(0, 0), false);
-  draw_sentence();
-  const float h = ImGui::GetContentRegionAvail().y;
-  const float gap = ImGui::GetStyle().ItemSpacing.y;
-  if (!compact_ && h > font * 32.0f) {
-    draw_lanes(h * 0.46f - gap);
-    draw_resource(h * 0.27f - gap);
-    draw_log(h * 0.27f - gap);
-  } else {
-    draw_lanes(h * 0.6f - gap);
-    draw_resource(h * 0.4f - gap);
-  }
-  ImGui::EndChild();
+  panel_layout({"fencing", 19.0f, 0.36f, 30.0f}, [&] { draw_controls(); }, [&](float plots_height) {
+    const float sentence_top = ImGui::GetCursorPosY();
+    draw_sentence();
+    const float h = plots_height - (ImGui::GetCursorPosY() - sentence_top);
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    if (!compact_ && h > font * 32.0f) {
+      draw_lanes(h * 0.46f - gap);
+      draw_resource(h * 0.27f - gap);
+      draw_log(h * 0.27f - gap);
+    } else {
+      draw_lanes(h * 0.6f - gap);
+      draw_resource(h * 0.4f - gap);
+    }
+  });
 }
 
 void FencingPanel::draw_controls() {
@@ -291,19 +288,17 @@ void FencingPanel::draw_controls() {
   }
 
   section("Play");
-  if (ImGui::Button(playing_ ? "pause" : "play")) {
+  if (button(playing_ ? "pause" : "play")) {
     if (done()) seek(0);
     playing_ = !playing_;
   }
-  ImGui::SameLine();
   ImGui::BeginDisabled(done());
-  if (ImGui::Button("step")) {
+  if (row_button("step")) {
     playing_ = false;
     step();
   }
   ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("restart")) {
+  if (row_button("restart")) {
     seek(0);
     playing_ = true;
   }
@@ -321,16 +316,16 @@ void FencingPanel::draw_controls() {
     rejected += run_.events[i].outcome == Outcome::rejected;
   }
   if (!e || e->highest == 0) {
-    ImGui::TextDisabled("no token seen, no value");
+    hint("no token seen, no value");
   } else {
     ImGui::Text("highest token seen: %llu", static_cast<unsigned long long>(e->highest));
     ImGui::Text("value: '%s' (token %llu)", e->stored.c_str(),
                 static_cast<unsigned long long>(e->stored_token));
   }
-  ImGui::TextColored(vec4(kAccepted), "accepted %zu", accepted);
+  ImGui::TextColored(vec4(accepted_color()), "accepted %zu", accepted);
   ImGui::SameLine();
-  ImGui::TextColored(vec4(kRejected), "rejected %zu", rejected);
-  if (!fencing_) ImGui::TextColored(vec4(plot::colors::orange), "fencing off: tokens unchecked");
+  ImGui::TextColored(vec4(rejected_color()), "rejected %zu", rejected);
+  if (!fencing_) ImGui::TextColored(vec4(plot::palette().orange), "fencing off: tokens unchecked");
 }
 
 void FencingPanel::draw_sentence() {
@@ -362,7 +357,7 @@ void FencingPanel::draw_lanes(float height) {
       std::max(1.5f, std::min(std::clamp(lane_px * 0.16f, 3.0f, font * 0.38f), spacing * 0.4f));
   const bool sparse = spacing > font * 0.5f;
   auto at = [&](double t, int lane) { return plot::to_screen(t, lane_y(lane)); };
-  for (int i = 1; i < kLanes; ++i) plot::hline("", i, IM_COL32(255, 255, 255, 30), 1.0f);
+  for (int i = 1; i < kLanes; ++i) plot::hline("", i, plot::palette().grid, 1.0f);
 
   // Leases on the issuer lane, as known now: held up to now, the rest of the term faint.
   struct Term {
@@ -404,7 +399,7 @@ void FencingPanel::draw_lanes(float height) {
     std::string name = format("lease %llu", static_cast<unsigned long long>(term.token));
     if (ImGui::CalcTextSize(name.c_str()).x > room) name = name.substr(6);
     if (ImGui::CalcTextSize(name.c_str()).x <= room)
-      dl->AddText(ImVec2(a.x + font * 0.7f, a.y - font * 0.5f), kInk, name.c_str());
+      plot::put_text(dl, ImVec2(a.x + font * 0.7f, a.y - font * 0.5f), ink(), name.c_str());
   }
 
   // The leaders' lives: leading, frozen, leading again (in its own mind), stepped down.
@@ -415,20 +410,20 @@ void FencingPanel::draw_lanes(float height) {
   };
   const double old_until = stepped_down >= 0 ? stepped_down : now;
   if (pause_at >= 0) {
-    life_line(1, 0, pause_at, kOldColor);
+    life_line(1, 0, pause_at, old_color());
     const double frozen_to = wake_at >= 0 ? wake_at : now;
     const ImVec2 a = at(pause_at, 1), b = at(frozen_to, 1);
     dl->AddRectFilled(ImVec2(a.x, a.y - lane_px * 0.42f), ImVec2(b.x, b.y + lane_px * 0.42f),
-                      kFrozenColor);
+                      frozen_color());
     const char* text = wake_at >= 0 ? "frozen (GC pause)" : "frozen (GC pause)...";
     if (b.x - a.x > ImGui::CalcTextSize(text).x + 8)
-      dl->AddText(ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), IM_COL32(200, 200, 210, 255), text);
-    if (wake_at >= 0) life_line(1, wake_at, old_until, kOldColor);
+      plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::palette().ink, text);
+    if (wake_at >= 0) life_line(1, wake_at, old_until, old_color());
   } else {
-    life_line(1, 0, now, kOldColor);
+    life_line(1, 0, now, old_color());
   }
   if (run_.handover && now >= static_cast<double>(run_.handover_at.count()))
-    life_line(2, static_cast<double>(run_.handover_at.count()), now, kNewColor);
+    life_line(2, static_cast<double>(run_.handover_at.count()), now, new_color());
 
   // The highest token the resource has seen, as a band on its lane.
   {
@@ -436,13 +431,13 @@ void FencingPanel::draw_lanes(float height) {
     double since = 0;
     auto band = [&](double to) {
       if (highest == 0 || to <= since) return;
-      const ImU32 c = highest == run_.old_token ? kOldColor : kNewColor;
+      const ImU32 c = highest == run_.old_token ? old_color() : new_color();
       const ImVec2 a = at(since, kResourceLane), b = at(to, kResourceLane);
       dl->AddRectFilled(ImVec2(a.x, a.y - lane_px * 0.42f), ImVec2(b.x, b.y + lane_px * 0.42f),
                         plot::colors::with_alpha(c, 40));
       const std::string s = format("highest %llu", static_cast<unsigned long long>(highest));
       if (b.x - a.x > ImGui::CalcTextSize(s.c_str()).x + 8)
-        dl->AddText(ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::colors::with_alpha(c, 230),
+        plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::colors::with_alpha(c, 230),
                     s.c_str());
     };
     for (std::size_t i = 0; i < shown_; ++i) {
@@ -468,7 +463,7 @@ void FencingPanel::draw_lanes(float height) {
         const bool ok = e.outcome == Outcome::accepted;
         const bool stale = i == run_.wake_write && run_.stale_write;
         // A stale write that lands is the failure this demo is about: orange, not green.
-        const ImU32 c = !ok ? kRejected : stale ? plot::colors::orange : kAccepted;
+        const ImU32 c = !ok ? rejected_color() : stale ? plot::palette().orange : accepted_color();
         const ImVec2 r = at(t, kResourceLane);
         if (sparse || !ok || stale)
           dl->AddLine(p, r, plot::colors::with_alpha(c, ok && !stale ? 90 : 220),
@@ -482,7 +477,7 @@ void FencingPanel::draw_lanes(float height) {
         // Values above their dots when there is room; the stale write's always.
         const float w = ImGui::CalcTextSize(e.value.c_str()).x;
         if (stale || p.x - last_label_x[lane] > w + 6) {
-          label(dl, p.x, p.y - dot - font * 0.55f, left, right, stale ? c : kInk, e.value.c_str());
+          label(dl, p.x, p.y - dot - font * 0.55f, left, right, stale ? c : ink(), e.value.c_str());
           last_label_x[lane] = p.x;
         }
         break;
@@ -494,39 +489,39 @@ void FencingPanel::draw_lanes(float height) {
           dl->AddLine(ImVec2(p.x, p.y - r), ImVec2(p.x, p.y + r),
                       plot::colors::with_alpha(actor_color(e.actor), 200), 1.5f);
         else
-          cross(dl, p, dot, kRejected);
+          cross(dl, p, dot, rejected_color());
         break;
       }
       case Action::fence: {
         const ImVec2 from = at(t, 0), to = at(t, kResourceLane);
-        dl->AddLine(from, to, plot::colors::with_alpha(kIssuerColor, 160), 2.0f);
+        dl->AddLine(from, to, plot::colors::with_alpha(issuer_color(), 160), 2.0f);
         const float d = dot * 1.3f;
         dl->AddQuadFilled(ImVec2(to.x, to.y - d), ImVec2(to.x + d, to.y), ImVec2(to.x, to.y + d),
-                          ImVec2(to.x - d, to.y), kIssuerColor);
-        label(dl, to.x, to.y + d + font * 0.5f, left, right, kIssuerColor, "fence");
+                          ImVec2(to.x - d, to.y), issuer_color());
+        label(dl, to.x, to.y + d + font * 0.5f, left, right, issuer_color(), "fence");
         break;
       }
       case Action::expire:
-        cross(dl, p, dot * 0.8f, kRejected, 2.0f);
+        cross(dl, p, dot * 0.8f, rejected_color(), 2.0f);
         break;
       case Action::step_down: {
         const char* s = "steps down";
         // After the cross, on the line it ends, when there is room (the log and tooltip tell
         // it otherwise).
         if (p.x + dot + 4 + ImGui::CalcTextSize(s).x <= right)
-          dl->AddText(ImVec2(p.x + dot + 4, p.y - font * 0.5f), kInk, s);
+          plot::put_text(dl, ImVec2(p.x + dot + 4, p.y - font * 0.5f), ink(), s);
         break;
       }
       case Action::wake:
         dl->AddTriangleFilled(ImVec2(p.x, p.y - dot), ImVec2(p.x + dot * 1.4f, p.y),
-                              ImVec2(p.x, p.y + dot), kOldColor);
+                              ImVec2(p.x, p.y + dot), old_color());
         break;
       case Action::grant:
       case Action::pause:
         break;
     }
   }
-  plot::vline("", now, plot::colors::with_alpha(plot::colors::yellow, 170), 1.0f);
+  plot::vline("", now, plot::colors::with_alpha(plot::palette().yellow, 170), 1.0f);
 
   // Hover: the event nearest the mouse on the lane under it.
   if (plot::hovered()) {
@@ -556,7 +551,7 @@ void FencingPanel::draw_lanes(float height) {
       ImGui::TextColored(vec4(outcome_color(best->outcome)), "%s", best->detail.c_str());
       ImGui::PopTextWrapPos();
       if (best->highest)
-        ImGui::TextDisabled("resource after: highest %llu, value '%s'",
+        hint("resource after: highest %llu, value '%s'",
                             static_cast<unsigned long long>(best->highest), best->stored.c_str());
       ImGui::EndTooltip();
     }
@@ -586,7 +581,7 @@ void FencingPanel::draw_resource(float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   const float left = plot::to_screen(0, 0).x, right = plot::to_screen(x.max, 0).x;
-  for (double row : {1.0, 2.0}) plot::hline("", row, IM_COL32(255, 255, 255, 24), 1.0f);
+  for (double row : {1.0, 2.0}) plot::hline("", row, plot::palette().grid, 1.0f);
 
   // Step lines up to now, drawn a little apart so both show where they agree. Each series gets
   // points only where it changes: repeated points make ImGui's thick polylines spike.
@@ -620,12 +615,12 @@ void FencingPanel::draw_resource(float height) {
           until = static_cast<double>(run_.events[k].at.count());
           break;
         }
-      plot::rect(t, 0, until, 3, plot::colors::with_alpha(kRejected, 45));
+      plot::rect(t, 0, until, 3, plot::colors::with_alpha(rejected_color(), 45));
       const ImVec2 p = plot::to_screen(t, 2.9);
       const std::string s =
           format("'%s' overwrote '%s'", e.value.c_str(), run_.events[i - 1].stored.c_str());
       const float w = ImGui::CalcTextSize(s.c_str()).x;
-      label(dl, p.x + w * 0.5f + 4, p.y + font * 0.5f, left, right, kRejected, s.c_str(), true);
+      label(dl, p.x + w * 0.5f + 4, p.y + font * 0.5f, left, right, rejected_color(), s.c_str(), true);
     }
   }
   highest.finish(now);
@@ -643,30 +638,30 @@ void FencingPanel::draw_resource(float height) {
     if (seen > granted) {
       const double y = level(run_.new_token);
       plot::rect(granted, y - 0.13, seen, y + 0.13,
-                 plot::colors::with_alpha(plot::colors::orange, 70));
+                 plot::colors::with_alpha(plot::palette().orange, 70));
       const std::string s =
           format("%llu issued, not yet seen", static_cast<unsigned long long>(run_.new_token));
       const ImVec2 a = plot::to_screen(granted, y), b = plot::to_screen(seen, y);
       const float w = ImGui::CalcTextSize(s.c_str()).x;
       if (b.x - a.x > w + 8)
-        dl->AddText(ImVec2(a.x + 4, a.y - font * 0.5f), plot::colors::orange, s.c_str());
+        plot::put_text(dl, ImVec2(a.x + 4, a.y - font * 0.5f), plot::palette().orange, s.c_str());
     }
   }
-  plot::line("", highest.xs, highest.ys, plot::colors::yellow, 2.5f);
-  plot::line("", stored.xs, stored.ys, kAccepted, 2.0f);
+  plot::line("", highest.xs, highest.ys, plot::palette().yellow, 2.5f);
+  plot::line("", stored.xs, stored.ys, accepted_color(), 2.0f);
   const float dot = font * 0.3f;
   for (std::size_t i = 0; i < shown_; ++i) {
     const Event& e = run_.events[i];
     if (e.action != Action::write || e.outcome != Outcome::rejected) continue;
     const ImVec2 p = plot::to_screen(static_cast<double>(e.at.count()), level(e.token));
-    cross(dl, p, dot, kRejected);
+    cross(dl, p, dot, rejected_color());
     const std::string s = format("'%s' rejected", e.value.c_str());
     const float w = ImGui::CalcTextSize(s.c_str()).x;
     // To the right of the cross, or to its left near the end of the axis.
     const float side = p.x + dot + 4 + w <= right ? 1.0f : -1.0f;
-    label(dl, p.x + side * (dot + 4 + w * 0.5f), p.y, left, right, kRejected, s.c_str(), true);
+    label(dl, p.x + side * (dot + 4 + w * 0.5f), p.y, left, right, rejected_color(), s.c_str(), true);
   }
-  plot::vline("", now, plot::colors::with_alpha(plot::colors::yellow, 170), 1.0f);
+  plot::vline("", now, plot::colors::with_alpha(plot::palette().yellow, 170), 1.0f);
 
   // Hover: the resource at the time under the mouse.
   if (plot::hovered()) {
@@ -677,13 +672,13 @@ void FencingPanel::draw_resource(float height) {
     ImGui::BeginTooltip();
     ImGui::Text("%.0f ms", t);
     if (t > now)
-      ImGui::TextDisabled("not played yet");
+      hint("not played yet");
     else if (!e || e->highest == 0)
-      ImGui::TextDisabled("no token seen yet");
+      hint("no token seen yet");
     else {
-      ImGui::TextColored(vec4(plot::colors::yellow), "highest token seen: %llu",
+      ImGui::TextColored(vec4(plot::palette().yellow), "highest token seen: %llu",
                          static_cast<unsigned long long>(e->highest));
-      ImGui::TextColored(vec4(kAccepted), "value '%s', written with %llu", e->stored.c_str(),
+      ImGui::TextColored(vec4(accepted_color()), "value '%s', written with %llu", e->stored.c_str(),
                          static_cast<unsigned long long>(e->stored_token));
     }
     ImGui::EndTooltip();
@@ -700,13 +695,13 @@ void FencingPanel::draw_resource(float height) {
   auto key = [&](const char* s, float w, ImU32 c) {
     dl->AddLine(ImVec2(xk, y0 + font * 0.55f), ImVec2(xk + swatch * 0.8f, y0 + font * 0.55f), c,
                 2.5f);
-    dl->AddText(ImVec2(xk + swatch, y0), kInk, s);
+    plot::put_text(dl, ImVec2(xk + swatch, y0), ink(), s);
     xk += swatch + w + font * 1.2f;
   };
   const float title_w = ImGui::CalcTextSize(kResourceTitle).x;
   if (xk > frame_min.x + title_w + font * 1.5f) {
-    key(k1, w1, plot::colors::yellow);
-    key(k2, w2, kAccepted);
+    key(k1, w1, plot::palette().yellow);
+    key(k2, w2, accepted_color());
   }
 }
 
@@ -733,7 +728,7 @@ void FencingPanel::draw_log(float height) {
       ImGui::TableNextColumn();
       const bool landed_stale = static_cast<std::size_t>(row) == run_.wake_write &&
                                 run_.stale_write && e.outcome == Outcome::accepted;
-      ImGui::TextColored(vec4(landed_stale ? plot::colors::orange : outcome_color(e.outcome)), "%s",
+      ImGui::TextColored(vec4(landed_stale ? plot::palette().orange : outcome_color(e.outcome)), "%s",
                          e.detail.c_str());
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "gossip/theory.hpp"
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 
 namespace vigil::web {
@@ -40,8 +41,8 @@ constexpr int kEmptyRank = -1;  // grid positions past the last member
 constexpr int kDeadRank = INT_MAX - 1;
 constexpr int kUninformedRank = INT_MAX;
 
-constexpr ImU32 kUninformedColor = IM_COL32(44, 46, 56, 255);
-constexpr ImU32 kDeadColor = IM_COL32(215, 55, 55, 255);
+ImU32 uninformed_color() { return plot::palette().unknown; }
+ImU32 dead_color() { return plot::palette().dead; }
 
 // Early rounds bright and warm, late ones cool and dark, so the last to learn read as "late"
 // without being mistaken for the uninformed grey or the dead red.
@@ -194,8 +195,8 @@ void GossipPanel::after_step() {
 
 ImU32 GossipPanel::rank_color(int rank) const {
   if (rank == kEmptyRank) return 0;
-  if (rank == kUninformedRank) return kUninformedColor;
-  if (rank == kDeadRank) return kDeadColor;
+  if (rank == kUninformedRank) return uninformed_color();
+  if (rank == kDeadRank) return dead_color();
   return ramp(static_cast<double>(rank) / colour_rounds_);
 }
 
@@ -224,14 +225,14 @@ void GossipPanel::rebuild_image() {
     const Block& b = blocks_[k];
     plot::HeatCell& cell = image_[k];
     if (b.live == 0) {
-      cell = b.dead ? plot::HeatCell{kDeadColor, kDeadRank} : plot::HeatCell{0, kEmptyRank};
+      cell = b.dead ? plot::HeatCell{dead_color(), kDeadRank} : plot::HeatCell{0, kEmptyRank};
     } else if (b.informed == b.live) {
       cell = {rank_color(b.latest), b.latest};
     } else {
       // Partly lit by the share that knows, never fully, so a block holding a straggler stays
       // visibly darker than its finished neighbours.
       const double lit = b.informed == 0 ? 0.0 : kPartialLight * b.informed / b.live;
-      cell = {mix(kUninformedColor, rank_color(std::max(b.latest, 0)), lit), kUninformedRank};
+      cell = {mix(uninformed_color(), rank_color(std::max(b.latest, 0)), lit), kUninformedRank};
     }
   }
   image_ms_ = ms_since(start);
@@ -298,24 +299,17 @@ void GossipPanel::advance(double real_ms) {
 
 void GossipPanel::draw() {
   const auto start = std::chrono::steady_clock::now();
-  const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-  ImGui::BeginChild("gossip-controls", ImVec2(controls_width, 0), false);
-  draw_controls();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("gossip-plots", ImVec2(0, 0), false);
-  const float h = ImGui::GetContentRegionAvail().y;
-  const float gap = ImGui::GetStyle().ItemSpacing.y;
-  if (view_ == View::spread) {
-    draw_grid(h * 0.6f - gap);
-    draw_curve(h * 0.4f - gap);
-  } else {
-    draw_false_suspicions(h * 0.4f - gap);
-    draw_agreement(h * 0.3f - gap);
-    draw_false_by_round(h * 0.3f - gap);
-  }
-  ImGui::EndChild();
+  panel_layout({"gossip", 21.0f, 0.36f, 34.0f}, [&] { draw_controls(); }, [&](float h) {
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    if (view_ == View::spread) {
+      draw_grid(h * 0.6f - gap);
+      draw_curve(h * 0.4f - gap);
+    } else {
+      draw_false_suspicions(h * 0.4f - gap);
+      draw_agreement(h * 0.3f - gap);
+      draw_false_by_round(h * 0.3f - gap);
+    }
+  });
   draw_ms_ = ms_since(start);
 }
 
@@ -323,8 +317,7 @@ void GossipPanel::draw_controls() {
   const float label_width = ImGui::GetFontSize() * 7.5f;
   int view = static_cast<int>(view_);
   ImGui::RadioButton("rumour spread", &view, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("membership", &view, 1);
+  row_radio("membership", &view, 1);
   view_ = static_cast<View>(view);
   if (view_ == View::spread)
     draw_spread_controls(label_width);
@@ -361,17 +354,14 @@ void GossipPanel::draw_spread_controls(float label_width) {
   section("Run");
   const bool done = run_->done();
   ImGui::BeginDisabled(done);
-  if (ImGui::Button("step")) step_rounds(1);
-  ImGui::SameLine();
-  if (ImGui::Button(playing_ ? "pause" : "play")) {
+  if (button("step")) step_rounds(1);
+  if (row_button(playing_ ? "pause" : "play")) {
     playing_ = !playing_;
     carry_ = playing_ ? 1.0 : 0.0;  // the first round at once, not a period later
   }
   ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("restart")) restart();
-  ImGui::SameLine();
-  if (ImGui::Button("new seed")) {
+  if (row_button("restart")) restart();
+  if (row_button("new seed")) {
     ++seed_;
     invalidate_membership();
     restart();
@@ -395,16 +385,16 @@ void GossipPanel::draw_spread_controls(float label_width) {
     ImGui::Text("  last round: %.2f",
                 static_cast<double>(sent[sent.size() - 1] - sent[sent.size() - 2]) / n);
   }
-  ImGui::TextColored(to_vec4(plot::colors::orange), "mean field: %.2f rounds", theory_rounds_);
+  ImGui::TextColored(to_vec4(plot::palette().orange), "mean field: %.2f rounds", theory_rounds_);
   if (pittel_rounds_)
-    ImGui::TextColored(to_vec4(plot::colors::grey), "Pittel: log_(f+1) n + ln(n)/f = %.2f",
+    ImGui::TextColored(to_vec4(plot::palette().grey), "Pittel: log_(f+1) n + ln(n)/f = %.2f",
                        *pittel_rounds_);
   if (run.finished())
-    ImGui::TextColored(to_vec4(plot::colors::green), "every live member knows after %d rounds",
+    ImGui::TextColored(to_vec4(plot::palette().green), "every live member knows after %d rounds",
                        run.round());
   else if (done)
-    ImGui::TextColored(to_vec4(plot::colors::red), "stopped at the round cap (%d)", run.cap());
-  ImGui::TextDisabled("seed %u", seed_);
+    ImGui::TextColored(to_vec4(plot::palette().red), "stopped at the round cap (%d)", run.cap());
+  hint("seed %u", seed_);
 }
 
 void GossipPanel::draw_membership_controls(float label_width) {
@@ -426,7 +416,7 @@ void GossipPanel::draw_membership_controls(float label_width) {
   ImGui::SliderInt("T_fail", &selected_tfail_, 1, static_cast<int>(kTfails), "%d",
                    ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopItemWidth();
-  if (ImGui::Button("new seed")) {
+  if (button("new seed")) {
     ++seed_;
     shared = true;
   }
@@ -439,11 +429,11 @@ void GossipPanel::draw_membership_controls(float label_width) {
 
   section("Result");
   if (!membership_error_.empty()) {
-    ImGui::TextColored(to_vec4(plot::colors::red), "%s", membership_error_.c_str());
+    ImGui::TextColored(to_vec4(plot::palette().red), "%s", membership_error_.c_str());
   } else if (!membership_ready()) {
     ImGui::Text("computing T_fail %zu of %zu...", membership_.size() + 1, kTfails);
   } else {
-    ImGui::TextDisabled("%zu T_fail values x %d trials in %.0f ms, seed %u", kTfails, trials_,
+    hint("%zu T_fail values x %d trials in %.0f ms, seed %u", kTfails, trials_,
                         membership_ms_, seed_);
   }
   if (const auto* row = selected_row()) {
@@ -452,10 +442,10 @@ void GossipPanel::draw_membership_controls(float label_width) {
                 static_cast<double>(row->false_suspicion_node_rounds) / trials_);
     ImGui::Text("  = %.4f%% of observer-member-rounds", row->false_suspicion_pct);
     if (row->agree_dead_rounds_mean)
-      ImGui::TextColored(to_vec4(plot::colors::orange), "  all agree on a crash: %.2f rounds",
+      ImGui::TextColored(to_vec4(plot::palette().orange), "  all agree on a crash: %.2f rounds",
                          *row->agree_dead_rounds_mean);
     if (row->detect_rounds_mean)
-      ImGui::TextColored(to_vec4(plot::colors::blue), "  each member notices: %.2f rounds",
+      ImGui::TextColored(to_vec4(plot::palette().blue), "  each member notices: %.2f rounds",
                          *row->detect_rounds_mean);
     ImGui::Text("  messages a round: %.0f (n x fanout)", row->messages_per_round);
   }
@@ -505,9 +495,9 @@ void GossipPanel::draw_grid(float height) {
         const ImVec2 size = ImGui::CalcTextSize(label);
         const ImVec2 centre = plot::to_screen(c + 0.5, rows_ - r - 0.5);
         const ImU32 ink = run_->is_dead(i) || learned[i] * 2 > static_cast<unsigned>(colour_rounds_)
-                              ? IM_COL32(240, 240, 245, 230)
-                              : IM_COL32(20, 20, 24, 230);
-        ImGui::GetWindowDrawList()->AddText(
+                              ? plot::palette().ink
+                              : plot::palette().cell_ink;
+        plot::put_text(ImGui::GetWindowDrawList(),
             ImVec2(centre.x - size.x * 0.5f, centre.y - size.y * 0.5f), ink, label);
       }
     }
@@ -585,10 +575,10 @@ void GossipPanel::draw_key() {
     ImGui::SameLine();
     ImGui::TextUnformatted(label);
   };
-  swatch(kUninformedColor, "not yet informed");
-  swatch(kDeadColor, "dead");
+  swatch(uninformed_color(), "not yet informed");
+  swatch(dead_color(), "dead");
   ImGui::Spacing();
-  ImGui::TextDisabled("%d x %d grid", rows_, cols_);
+  hint("%d x %d grid", rows_, cols_);
   if (block_ > 1) {
     ImGui::TextWrapped(
         "Each square is a %dx%d block of members: once all know, the colour of the last one's "
@@ -616,11 +606,11 @@ void GossipPanel::draw_curve(float height) {
     if (plot::begin("curve", ImVec2(-1, height), {0, x_max, "round"},
                     {floor_y, 1.5, "uninformed fraction of the live members (log)", true})) {
       plot::line("mean field", axis.first(theory_tail.size()), theory_tail,
-                 plot::colors::with_alpha(plot::colors::orange, 220));
-      plot::line("this run", axis.first(measured_tail.size()), measured_tail, plot::colors::blue,
+                 plot::colors::with_alpha(plot::palette().orange, 220));
+      plot::line("this run", axis.first(measured_tail.size()), measured_tail, plot::palette().blue,
                  2.5f);
-      plot::hline("one member", 1.0 / live, plot::colors::with_alpha(plot::colors::grey, 160));
-      plot::vline("now", run.round(), plot::colors::with_alpha(plot::colors::yellow, 160), 1.0f);
+      plot::hline("one member", 1.0 / live, plot::colors::with_alpha(plot::palette().grey, 160));
+      plot::vline("now", run.round(), plot::colors::with_alpha(plot::palette().yellow, 160), 1.0f);
       plot::end();
     }
     return;
@@ -628,18 +618,18 @@ void GossipPanel::draw_curve(float height) {
   if (plot::begin("curve", ImVec2(-1, height), {0, x_max, "round"},
                   {0, 1.05, "informed fraction of the live members"})) {
     plot::line("mean field", axis.first(theory.size()), theory,
-               plot::colors::with_alpha(plot::colors::orange, 220));
-    plot::line("this run", axis.first(measured_.size()), measured_, plot::colors::blue, 2.5f);
+               plot::colors::with_alpha(plot::palette().orange, 220));
+    plot::line("this run", axis.first(measured_.size()), measured_, plot::palette().blue, 2.5f);
     char label[48];
     std::snprintf(label, sizeof label, "mean field: %.1f rounds", theory_rounds_);
-    plot::vline(label, theory_rounds_, plot::colors::with_alpha(plot::colors::orange, 140), 1.0f);
+    plot::vline(label, theory_rounds_, plot::colors::with_alpha(plot::palette().orange, 140), 1.0f);
     // Unlabelled when it would write over the mean-field label.
     const float apart =
         std::abs(plot::to_screen(run.round(), 0).x - plot::to_screen(theory_rounds_, 0).x);
     const bool crowded =
         apart < ImGui::CalcTextSize(label).x + ImGui::CalcTextSize("now").x + ImGui::GetFontSize();
     plot::vline(crowded ? "" : "now", run.round(),
-                plot::colors::with_alpha(plot::colors::yellow, 160), 1.0f);
+                plot::colors::with_alpha(plot::palette().yellow, 160), 1.0f);
     plot::end();
   }
 }
@@ -660,11 +650,11 @@ void GossipPanel::draw_false_suspicions(float height) {
   options.zoom = false;
   if (plot::begin("false", ImVec2(-1, height), {0.4, kTfails + 0.6, "T_fail (rounds)"},
                   {0.5, y_max * 4, title, true}, options)) {
-    plot::bars("false suspicions", xs, ys, 0.7, plot::colors::with_alpha(plot::colors::blue, 210));
-    plot::bars("selected T_fail", sel_x, sel_y, 0.7, plot::colors::orange);
+    plot::bars("false suspicions", xs, ys, 0.7, plot::colors::with_alpha(plot::palette().blue, 210));
+    plot::bars("selected T_fail", sel_x, sel_y, 0.7, plot::palette().orange);
     for (const auto& row : membership_)
       if (row.false_suspicion_node_rounds == 0)
-        plot::text(row.t_fail - 0.1, 0.9, plot::colors::grey, "0");
+        plot::text(row.t_fail - 0.1, 0.9, plot::palette().grey, "0");
     if (plot::hovered()) {
       const int t = static_cast<int>(std::lround(plot::mouse_x()));
       if (t >= 1 && static_cast<std::size_t>(t) <= membership_.size()) {
@@ -694,11 +684,11 @@ void GossipPanel::draw_agreement(float height) {
   }
   if (plot::begin("agree", ImVec2(-1, height), {0.4, kTfails + 0.6, "T_fail (rounds)"},
                   {0, y_max, "rounds from a crash until..."})) {
-    plot::line("T_fail itself", xs, floor_line, plot::colors::with_alpha(plot::colors::grey, 160),
+    plot::line("T_fail itself", xs, floor_line, plot::colors::with_alpha(plot::palette().grey, 160),
                1.0f);
-    plot::line("each member notices (avg)", xs, detect, plot::colors::blue);
-    plot::line("all agree it failed", xs, agree, plot::colors::orange);
-    plot::vline("", selected_tfail_, plot::colors::with_alpha(plot::colors::yellow, 120), 1.0f);
+    plot::line("each member notices (avg)", xs, detect, plot::palette().blue);
+    plot::line("all agree it failed", xs, agree, plot::palette().orange);
+    plot::vline("", selected_tfail_, plot::colors::with_alpha(plot::palette().yellow, 120), 1.0f);
     plot::end();
   }
 }
@@ -718,7 +708,7 @@ void GossipPanel::draw_false_by_round(float height) {
                 selected_tfail_);
   if (plot::begin("false-by-round", ImVec2(-1, height), {0, static_cast<double>(watched_), "round"},
                   {0, y_max, title})) {
-    plot::line("held failed, yet alive", xs, ys, plot::colors::red);
+    plot::line("held failed, yet alive", xs, ys, plot::palette().red);
     plot::end();
   }
 }

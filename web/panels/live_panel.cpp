@@ -10,6 +10,7 @@
 #include <set>
 #include <string_view>
 
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 
 namespace vigil::web {
@@ -19,11 +20,11 @@ namespace {
 constexpr double kSnapshotEveryMs = 2000;  // gaps come only in snapshots: ask the selected agent
 
 ImU32 state_color(const std::string& s) {
-  if (s == "alive") return IM_COL32(63, 185, 107, 255);
-  if (s == "suspect") return IM_COL32(230, 193, 74, 255);
-  if (s == "dead") return IM_COL32(224, 85, 85, 255);
-  if (s == "left") return IM_COL32(138, 143, 153, 255);
-  return IM_COL32(40, 42, 48, 255);
+  if (s == "alive") return plot::palette().alive;
+  if (s == "suspect") return plot::palette().suspect;
+  if (s == "dead") return plot::palette().dead;
+  if (s == "left") return plot::palette().left;
+  return plot::palette().unknown;
 }
 
 int state_rank(const std::string& s) {
@@ -108,17 +109,15 @@ std::vector<std::string> LivePanel::member_names() const {
 }
 
 void LivePanel::draw() {
-  const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 22.0f, ImGui::GetContentRegionAvail().x * 0.4f);
-  ImGui::BeginChild("live-controls", ImVec2(controls_width, 0), false);
-  draw_controls();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("live-plots", ImVec2(0, 0), false);
-  const float h = ImGui::GetContentRegionAvail().y;
-  draw_matrix(h * 0.55f);
-  draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
-  ImGui::EndChild();
+  panel_layout({"live", 22.0f, 0.4f, 40.0f}, [&] { draw_controls(); }, [&](float h) {
+    // A matrix cell needs room for a state's colour at least; on a phone, past a few members,
+    // the agents' views read better as a list.
+    const float min_cell = ImGui::GetFontSize() * 1.6f;
+    const bool matrix_fits = static_cast<float>(names_cache_.size()) * min_cell < ImGui::GetContentRegionAvail().x * 0.8f;
+    if (screen::narrow() && !matrix_fits) draw_agent_list(h * 0.55f);
+    else draw_matrix(h * 0.55f);
+    draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
+  });
 }
 
 void LivePanel::draw_controls() {
@@ -126,13 +125,13 @@ void LivePanel::draw_controls() {
   section("Agents");
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##addresses", "127.0.0.1:8081,127.0.0.1:8082", addresses_, sizeof addresses_);
-  if (ImGui::Button(links_.empty() ? "connect" : "reconnect")) connect_all();
+  if (button(links_.empty() ? "connect" : "reconnect")) connect_all();
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const AgentLink& l = *links_[i];
     const bool ok = l.status() == AgentLink::Status::open;
-    ImGui::TextColored(ok ? ImVec4(0.4f, 0.85f, 0.5f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%s  %s  %s", l.name().c_str(),
+    ImGui::TextColored(plot::to_vec4(ok ? plot::palette().alive : plot::palette().error), "%s  %s  %s", l.name().c_str(),
                        l.address().c_str(), to_string(l.status()));
-    if (!ok && !l.last_error().empty()) ImGui::TextDisabled("  %s", l.last_error().c_str());
+    if (!ok && !l.last_error().empty()) hint("  %s", l.last_error().c_str());
   }
 
   section("Fault injection");
@@ -158,22 +157,18 @@ void LivePanel::draw_controls() {
   slider("loss (%)", &loss_pct_, 0, 90, "%.0f");
   slider("delay (ms)", &delay_ms_, 0, 2000, "%.0f");
   ImGui::PopItemWidth();
-  if (ImGui::Button("inject") && agent)
+  if (button("inject") && agent)
     agent->send({{"type", "inject"}, {"token", token}, {"loss", loss_pct_ / 100.0}, {"delay_ms", delay_ms_}, {"direction", "send"}});
-  ImGui::SameLine();
-  if (ImGui::Button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
-  ImGui::SameLine();
-  if (ImGui::Button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
-  if (ImGui::Button("block -> peer") && agent) agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
-  ImGui::SameLine();
-  if (ImGui::Button("unblock") && agent) agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
-  ImGui::SameLine();
-  if (ImGui::Button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
+  if (row_button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
+  if (row_button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
+  if (button("block -> peer") && agent) agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
+  if (row_button("unblock") && agent) agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
+  if (row_button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
   ImGui::EndDisabled();
-  if (!can) ImGui::TextDisabled("enter the token (printed by vigil demo / vigil agent) to inject faults");
+  if (!can) hint("enter the token (printed by vigil demo / vigil agent) to inject faults");
 
   section("Events");
-  ImGui::BeginChild("live-log", ImVec2(0, 0), true);
+  ImGui::BeginChild("live-log", ImVec2(0, box_height(12.0f)), true);
   for (const auto& l : links_)
     for (const auto& line : l->log()) ImGui::TextUnformatted(line.c_str());
   ImGui::EndChild();
@@ -183,12 +178,46 @@ plot::HeatCell LivePanel::heat_cell(int row, int col, void* self) {
   const auto* panel = static_cast<const LivePanel*>(self);
   const AgentLink& link = *panel->links_[static_cast<std::size_t>(row)];
   const std::string& name = panel->names_cache_[static_cast<std::size_t>(col)];
-  if (name == link.name()) return {IM_COL32(70, 72, 80, 255), 0};
+  if (name == link.name()) return {plot::palette().self, 0};
   auto it = link.members().find(name);
-  if (it == link.members().end()) return {IM_COL32(40, 42, 48, 255), 0};
+  if (it == link.members().end()) return {plot::palette().unknown, 0};
   ImU32 c = state_color(it->second.state);
   if (link.status() != AgentLink::Status::open) c = plot::colors::with_alpha(c, 70);  // a stale view
   return {c, state_rank(it->second.state)};
+}
+
+void LivePanel::draw_agent_list(float height) {
+  hint("each agent's view of the cluster");
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("agents", 4, flags, ImVec2(0, height - ImGui::GetTextLineHeightWithSpacing()))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"agent", "alive", "suspect", "dead/left"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& l : links_) {
+    int alive = 0, suspect = 0, gone = 0;
+    for (const auto& [name, m] : l->members()) {
+      if (m.state == "alive") ++alive;
+      else if (m.state == "suspect") ++suspect;
+      else ++gone;
+    }
+    const bool open = l->status() == AgentLink::Status::open;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(open ? plot::palette().ink : plot::palette().error), "%s",
+                       l->name().empty() ? l->address().c_str() : l->name().c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(plot::palette().alive), "%d", alive);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%d", suspect);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(plot::palette().dead), "%d", gone);
+  }
+  if (links_.empty()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    hint("no agents connected");
+  }
+  ImGui::EndTable();
 }
 
 void LivePanel::draw_matrix(float height) {
@@ -208,14 +237,18 @@ void LivePanel::draw_matrix(float height) {
   if (!plot::begin("live-matrix", ImVec2(-1, height), x, y, options)) return;
   if (rows > 0 && cols > 0) {
     plot::heatmap(rows, cols, 0, cols, 0, rows, &LivePanel::heat_cell, this);
-    if (cols <= 16)
+    const ImVec2 top_left = plot::to_screen(0, rows), bottom_right = plot::to_screen(cols, 0);
+    const float cell_w = (bottom_right.x - top_left.x) / static_cast<float>(cols);
+    const float cell_h = (bottom_right.y - top_left.y) / static_cast<float>(rows);
+    if (cols <= 16 && ImGui::GetFontSize() <= cell_h * 0.9f)
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
           auto it = links_[static_cast<std::size_t>(r)]->members().find(names[static_cast<std::size_t>(c)]);
           if (it == links_[static_cast<std::size_t>(r)]->members().end()) continue;
           char label[64];
           std::snprintf(label, sizeof label, "%s #%u", it->second.state.c_str(), it->second.incarnation);
-          plot::text(c + 0.06, rows - r - 0.12, IM_COL32(20, 20, 24, 230), label);
+          if (ImGui::CalcTextSize(label).x > cell_w * 0.9f) continue;
+          plot::text(c + 0.06, rows - r - 0.12, plot::palette().cell_ink, label);
         }
     int row = 0, col = 0;
     if (plot::hovered_cell(&row, &col)) {
@@ -228,7 +261,7 @@ void LivePanel::draw_matrix(float height) {
       ImGui::EndTooltip();
     }
   } else {
-    plot::text(0.05, y.max * 0.55, IM_COL32(200, 200, 210, 255), "no agents connected");
+    plot::text(0.05, y.max * 0.55, plot::palette().ink, "no agents connected");
   }
   plot::end();
 }
@@ -236,7 +269,7 @@ void LivePanel::draw_matrix(float height) {
 // The selected agent's per-peer detectors (clicking a row picks the peer plotted beside it) and
 // its protocol counters.
 void LivePanel::draw_peer_table(const AgentLink& l) {
-  ImGui::TextDisabled("%s's detectors, per peer", l.name().c_str());
+  hint("%s's detectors, per peer", l.name().c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
   const float rows_height = ImGui::GetContentRegionAvail().y * 0.6f;
   if (ImGui::BeginTable("peers", 4, flags, ImVec2(0, rows_height))) {
@@ -256,22 +289,26 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(m.state.c_str());
       ImGui::TableNextColumn();
-      if (m.phi < 0) ImGui::TextDisabled("-");
+      if (m.phi < 0) hint("-");
       else if (std::isinf(m.phi)) ImGui::TextUnformatted("inf");
       else ImGui::Text("%.2f", m.phi);
       ImGui::TableNextColumn();
       if (m.mean_ms > 0) ImGui::Text("%.0f ms", m.mean_ms);
-      else ImGui::TextDisabled("-");
+      else hint("-");
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("counters");
+  hint("counters");
   for (const auto& [key, value] : l.counters().items())
     if (value.is_number()) ImGui::Text("%s: %s", key.c_str(), value.dump().c_str());
 }
 
 void LivePanel::draw_peer(float height) {
-  if (links_.empty() || names_cache_.empty()) return;
+  if (links_.empty() || names_cache_.empty()) {
+    hint("Once agents are connected, one agent's detectors for each of its peers show here: pick "
+         "the agent above, the peer in its table.");
+    return;
+  }
   const AgentLink& l = *links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
   // An agent has no detector for itself: plot its first peer instead.
   selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names_cache_.size()) - 1);
@@ -279,10 +316,14 @@ void LivePanel::draw_peer(float height) {
     selected_peer_ = (selected_peer_ + 1) % static_cast<int>(names_cache_.size());
   const std::string& peer = names_cache_[static_cast<std::size_t>(selected_peer_)];
 
-  ImGui::BeginChild("live-peers", ImVec2(ImGui::GetContentRegionAvail().x * 0.32f, height), false);
+  // Beside the plot when wide; above it on a phone, where a third of the width is no table.
+  const bool stacked = screen::narrow();
+  const float table_height = stacked ? height * 0.45f : height;
+  ImGui::BeginChild("live-peers", ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height), false);
   draw_peer_table(l);
   ImGui::EndChild();
-  ImGui::SameLine();
+  if (stacked) height -= table_height + ImGui::GetStyle().ItemSpacing.y;
+  else ImGui::SameLine();
   auto it = l.members().find(peer);
   std::vector<double> idx, gaps;
   double top = 1000;
@@ -296,8 +337,8 @@ void LivePanel::draw_peer(float height) {
   std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)", peer.c_str(), l.name().c_str());
   if (plot::begin("live-gaps", ImVec2(-1, height), {0, std::max(10.0, static_cast<double>(idx.size())), "ack number"},
                   {0, top, title})) {
-    plot::bars("gap", idx, gaps, 0.8, plot::colors::with_alpha(plot::colors::blue, 200));
-    if (it != l.members().end() && it->second.mean_ms > 0) plot::hline("mean", it->second.mean_ms, plot::colors::orange);
+    plot::bars("gap", idx, gaps, 0.8, plot::colors::with_alpha(plot::palette().blue, 200));
+    if (it != l.members().end() && it->second.mean_ms > 0) plot::hline("mean", it->second.mean_ms, plot::palette().orange);
     plot::end();
   }
 }

@@ -31,6 +31,7 @@ class LivePanel : public Panel {
   std::vector<std::string> member_names() const;
   void draw_controls();
   void draw_matrix(float height);
+  void draw_agent_list(float height);  // the matrix as a list, for a phone
   void draw_peer(float height);
   void draw_peer_table(const AgentLink& l);
   static plot::HeatCell heat_cell(int row, int col, void* self);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detect/phi.hpp"
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
@@ -19,12 +20,18 @@ constexpr detect::TailModel kModelOrder[] = {detect::TailModel::normal, detect::
                                              detect::TailModel::exponential,
                                              detect::TailModel::empirical};
 constexpr const char* kModelNames[] = {"normal", "logistic", "exponential", "empirical"};
-constexpr ImU32 kModelColors[] = {plot::colors::blue, plot::colors::purple, plot::colors::orange,
-                                  plot::colors::green};
+ImU32 model_color(std::size_t i) {
+  const ImU32 all[] = {plot::palette().blue, plot::palette().purple, plot::palette().orange,
+                                  plot::palette().green};
+  return all[i];
+}
 constexpr double kHistorySeconds = 10.0;
 constexpr double kTimeouts[] = {300.0, 1000.0, 3000.0};
-constexpr ImU32 kDetectorColors[] = {plot::colors::orange, plot::colors::yellow, plot::colors::grey,
-                                     plot::colors::blue, plot::colors::purple};
+ImU32 detector_color(std::size_t i) {
+  const ImU32 all[] = {plot::palette().orange, plot::palette().yellow, plot::palette().grey,
+                                     plot::palette().blue, plot::palette().purple};
+  return all[i];
+}
 // A tab in the background gets no frames; on return, skip ahead rather than replay a burst.
 constexpr double kMaxStepMs = 100.0;
 
@@ -181,20 +188,13 @@ double PhiTailPanel::reference_phi() const {
 }
 
 void PhiTailPanel::draw() {
-  const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 22.0f, ImGui::GetContentRegionAvail().x * 0.4f);
-  ImGui::BeginChild("controls", ImVec2(controls_width, 0), false);
-  draw_controls();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("plots", ImVec2(0, 0), false);
-  const float h = ImGui::GetContentRegionAvail().y;
-  const float gap = ImGui::GetStyle().ItemSpacing.y;
-  draw_reference_plot(h * 0.27f - gap);
-  draw_live_phi_plot(h * 0.29f - gap);
-  draw_timeline(h * 0.22f - gap);
-  draw_histogram_plot(h * 0.22f - gap);
-  ImGui::EndChild();
+  panel_layout({"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); }, [&](float h) {
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    draw_reference_plot(h * 0.27f - gap);
+    draw_live_phi_plot(h * 0.29f - gap);
+    draw_timeline(h * 0.22f - gap);
+    draw_histogram_plot(h * 0.22f - gap);
+  });
 }
 
 void PhiTailPanel::draw_controls() {
@@ -228,7 +228,7 @@ void PhiTailPanel::draw_controls() {
   for (double threshold : {8.0, 12.0}) {
     const bool over = phi >= threshold;
     const ImVec4 color =
-        ImGui::ColorConvertU32ToFloat4(over ? plot::colors::red : plot::colors::green);
+        ImGui::ColorConvertU32ToFloat4(over ? plot::palette().red : plot::palette().green);
     if (over)
       ImGui::TextColored(color, "phi >= %.0f: suspect", threshold);
     else
@@ -246,12 +246,10 @@ void PhiTailPanel::draw_controls() {
   link |= slider("loss (%)", &loss_pct_, 0, 50, "%.0f");
   ImGui::PopItemWidth();
   if (link) apply_link();
-  if (!link_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", link_error_.c_str());
-  if (ImGui::Button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
-  ImGui::SameLine();
-  if (ImGui::Button("crash")) stream_->crash(now_);
-  ImGui::SameLine();
-  if (ImGui::Button("restart")) restart_live();
+  if (!link_error_.empty()) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", link_error_.c_str());
+  if (button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
+  if (row_button("crash")) stream_->crash(now_);
+  if (row_button("restart")) restart_live();
   ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
               stream_->crashed_by(now_) ? " (sender crashed)" : "");
   if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
@@ -318,15 +316,15 @@ void PhiTailPanel::draw_reference_plot(float height) {
   if (plot::begin("reference", ImVec2(-1, height), {0, x_max, "gap between heartbeats (ms)"},
                   y_axis)) {
     if (model == detect::TailModel::empirical) {
-      plot::bars("live gaps", bar_x, bar_y, bin, plot::colors::with_alpha(plot::colors::blue, 200));
+      plot::bars("live gaps", bar_x, bar_y, bin, plot::colors::with_alpha(plot::palette().blue, 200));
       plot::bars("longer than the silence", tail_x, tail_y, bin,
-                 plot::colors::with_alpha(plot::colors::orange, 220));
+                 plot::colors::with_alpha(plot::palette().orange, 220));
     } else {
       plot::shade_under(xs, ys, silence_ms_, x_max,
-                        plot::colors::with_alpha(plot::colors::orange, 150));
-      plot::line(kModelNames[model_], xs, ys, plot::colors::blue);
+                        plot::colors::with_alpha(plot::palette().orange, 150));
+      plot::line(kModelNames[model_], xs, ys, plot::palette().blue);
     }
-    plot::vline("silence", silence_ms_, plot::colors::yellow);
+    plot::vline("silence", silence_ms_, plot::palette().yellow);
     plot::end();
   }
 }
@@ -344,10 +342,10 @@ void PhiTailPanel::draw_live_phi_plot(float height) {
                   {t_end - kHistorySeconds, t_end, "simulated time (s)"},
                   {0, 16, "φ over time (live stream)"})) {
     for (std::size_t i = 0; i < kModels; ++i)
-      plot::line(kModelNames[i], ts, phis[i], kModelColors[i]);
+      plot::line(kModelNames[i], ts, phis[i], model_color(i));
     // The thresholds are the two phi detectors of the table: drag them to see the trade-off.
-    plot::drag_hline("threshold A (drag)", &thresholds_[0], plot::colors::with_alpha(plot::colors::red, 180), 0.5, 16);
-    plot::drag_hline("threshold B (drag)", &thresholds_[1], plot::colors::with_alpha(plot::colors::red, 240), 0.5, 16);
+    plot::drag_hline("threshold A (drag)", &thresholds_[0], plot::colors::with_alpha(plot::palette().red, 180), 0.5, 16);
+    plot::drag_hline("threshold B (drag)", &thresholds_[1], plot::colors::with_alpha(plot::palette().red, 240), 0.5, 16);
     plot::end();
   }
 }
@@ -375,7 +373,7 @@ void PhiTailPanel::draw_timeline(float height) {
       const bool on = history_[k].suspecting & (1u << d);
       if (on && span_start < 0) span_start = history_[k].t_s;
       if ((!on || k + 1 == history_.size()) && span_start >= 0) {
-        plot::rect(span_start, row_bottom, history_[k].t_s, row_top, kDetectorColors[d]);
+        plot::rect(span_start, row_bottom, history_[k].t_s, row_top, detector_color(d));
         span_start = -1;
       }
     }
@@ -393,14 +391,14 @@ void PhiTailPanel::draw_detector_table() {
   for (std::size_t i = 0; i < kDetectors; ++i) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDetectorColors[i]), "%s", detector_name(i).c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s", detector_name(i).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%zu", trackers_[i].false_alarms());
     ImGui::TableNextColumn();
     ImGui::Text("%.0f", trackers_[i].false_suspicion_ms());
     ImGui::TableNextColumn();
     if (auto d = trackers_[i].detection_ms()) ImGui::Text("%.0f ms", *d);
-    else ImGui::TextDisabled(stream_->crashed_by(now_) ? "waiting" : "-");
+    else hint(stream_->crashed_by(now_) ? "waiting" : "-");
   }
   ImGui::EndTable();
 }
@@ -433,10 +431,10 @@ void PhiTailPanel::draw_histogram_plot(float height) {
   if (plot::begin("histogram", ImVec2(-1, height),
                   {0, x_max, "inter-arrival gap (ms), live window of 100"},
                   {0, y_max * 1.2, "gaps"})) {
-    plot::bars("observed", centers, counts, bin, plot::colors::with_alpha(plot::colors::grey, 200));
-    plot::line("normal fit", xs, normal, plot::colors::blue);
-    plot::line("exponential fit", xs, exponential, plot::colors::orange);
-    if (auto s = live_silence_ms()) plot::vline("now silent", *s, plot::colors::yellow);
+    plot::bars("observed", centers, counts, bin, plot::colors::with_alpha(plot::palette().grey, 200));
+    plot::line("normal fit", xs, normal, plot::palette().blue);
+    plot::line("exponential fit", xs, exponential, plot::palette().orange);
+    if (auto s = live_silence_ms()) plot::vline("now silent", *s, plot::palette().yellow);
     plot::end();
   }
 }

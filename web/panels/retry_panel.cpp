@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 
 namespace vigil::web {
@@ -38,27 +39,27 @@ constexpr retry::BackoffStrategy kStrategyOrder[] = {
 ImU32 strategy_color(retry::BackoffStrategy s) {
   switch (s) {
     case retry::BackoffStrategy::none:
-      return plot::colors::red;
+      return plot::palette().red;
     case retry::BackoffStrategy::fixed:
-      return plot::colors::yellow;
+      return plot::palette().yellow;
     case retry::BackoffStrategy::exponential:
-      return plot::colors::orange;
+      return plot::palette().orange;
     case retry::BackoffStrategy::full_jitter:
-      return plot::colors::green;
+      return plot::palette().green;
     case retry::BackoffStrategy::equal_jitter:
-      return plot::colors::blue;
+      return plot::palette().blue;
     case retry::BackoffStrategy::decorrelated:
-      return plot::colors::purple;
+      return plot::palette().purple;
   }
-  return plot::colors::grey;
+  return plot::palette().grey;
 }
 
-constexpr ImU32 kUpColor = plot::colors::blue;
-constexpr ImU32 kDownColor = plot::colors::orange;
-constexpr ImU32 kCollapseColor = plot::colors::red;
-constexpr ImU32 kRecoveryColor = plot::colors::green;
-constexpr ImU32 kStableColor = IM_COL32(235, 235, 240, 200);
-constexpr ImU32 kUnstableColor = plot::colors::yellow;
+ImU32 up_color() { return plot::palette().blue; }
+ImU32 down_color() { return plot::palette().orange; }
+ImU32 collapse_color() { return plot::palette().red; }
+ImU32 recovery_color() { return plot::palette().green; }
+ImU32 stable_color() { return plot::colors::with_alpha(plot::palette().ink, 200); }
+ImU32 unstable_color() { return plot::palette().yellow; }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -168,14 +169,14 @@ void legend_row(std::initializer_list<LegendItem> items) {
     if (ImGui::InvisibleButton("##legend", ImVec2(w, font * 1.3f))) *item.shown = !*item.shown;
     const bool shown = *item.shown;
     if (ImGui::IsItemHovered()) {
-      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + font * 1.3f), IM_COL32(255, 255, 255, 18), 3.0f);
+      dl->AddRectFilled(p, ImVec2(p.x + w, p.y + font * 1.3f), plot::colors::with_alpha(plot::palette().ink, 18), 3.0f);
       ImGui::SetTooltip("click to %s", shown ? "hide" : "show");
     }
     dl->AddRectFilled(ImVec2(p.x + font * 0.3f, p.y + font * 0.35f),
                       ImVec2(p.x + font * 1.0f, p.y + font * 1.0f),
                       shown ? item.color : plot::colors::with_alpha(item.color, 50));
-    dl->AddText(ImVec2(p.x + font * 1.3f, p.y + font * 0.15f),
-                shown ? IM_COL32(220, 220, 230, 255) : IM_COL32(120, 120, 130, 255), item.label);
+    plot::put_text(dl, ImVec2(p.x + font * 1.3f, p.y + font * 0.15f),
+                shown ? plot::palette().ink : plot::palette().ink_dim, item.label);
     ImGui::PopID();
   }
 }
@@ -199,7 +200,7 @@ bool log_slider(const char* label, double* v, double lo, double hi, const char* 
 
 void cli_line(const std::vector<std::string>& args, const char* note = nullptr) {
   section("The same on the command line");
-  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::colors::grey));
+  ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::palette().grey));
   ImGui::TextWrapped("%s", join(args).c_str());
   if (note) ImGui::TextWrapped("%s", note);
   ImGui::PopStyleColor();
@@ -209,7 +210,7 @@ void text_or_dash(const char* fmt, double x) {
   if (std::isfinite(x))
     ImGui::Text(fmt, x);
   else
-    ImGui::TextDisabled("-");
+    hint("-");
 }
 
 }  // namespace
@@ -539,52 +540,51 @@ void RetryPanel::advance(double real_ms) {
 void RetryPanel::draw() {
   const auto start = std::chrono::steady_clock::now();
   draw_view_selector();
-  const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 21.0f, ImGui::GetContentRegionAvail().x * 0.36f);
-  ImGui::BeginChild("retry-controls", ImVec2(controls_width, 0), false);
-  const float label_width = font * 8.0f;
-  ImGui::PushItemWidth(-label_width);
-  switch (view_) {
-    case View::hysteresis:
-      draw_hysteresis_controls();
-      break;
-    case View::chain:
-      draw_chain_controls();
-      break;
-    case View::fleet:
-      draw_fleet_controls();
-      break;
-    case View::server:
-      draw_server_controls();
-      break;
-  }
-  ImGui::PopItemWidth();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("retry-plots", ImVec2(0, 0), false);
-  switch (view_) {
-    case View::hysteresis:
-      draw_hysteresis_plots();
-      break;
-    case View::chain:
-      draw_chain_plots();
-      break;
-    case View::fleet:
-      draw_fleet_plots();
-      break;
-    case View::server:
-      draw_server_plots();
-      break;
-  }
-  ImGui::EndChild();
+  const float label_width = ImGui::GetFontSize() * 8.0f;
+  const auto controls = [&] {
+    ImGui::PushItemWidth(-label_width);
+    switch (view_) {
+      case View::hysteresis:
+        draw_hysteresis_controls();
+        break;
+      case View::chain:
+        draw_chain_controls();
+        break;
+      case View::fleet:
+        draw_fleet_controls();
+        break;
+      case View::server:
+        draw_server_controls();
+        break;
+    }
+    ImGui::PopItemWidth();
+  };
+  // Each view's plots size themselves to the space left in their window.
+  const auto plots = [&](float) {
+    switch (view_) {
+      case View::hysteresis:
+        draw_hysteresis_plots();
+        break;
+      case View::chain:
+        draw_chain_plots();
+        break;
+      case View::fleet:
+        draw_fleet_plots();
+        break;
+      case View::server:
+        draw_server_plots();
+        break;
+    }
+  };
+  panel_layout({"retry", 21.0f, 0.36f, 36.0f}, controls, plots);
   draw_ms_ = ms_since(start);
 }
 
 void RetryPanel::draw_view_selector() {
   int view = static_cast<int>(view_);
   for (int i = 0; i < 4; ++i) {
-    if (i > 0) ImGui::SameLine();
-    ImGui::RadioButton(kViewTitles[i], &view, i);
+    if (i > 0) row_radio(kViewTitles[i], &view, i);
+    else ImGui::RadioButton(kViewTitles[i], &view, i);
   }
   if (view != static_cast<int>(view_)) {
     view_ = static_cast<View>(view);
@@ -597,17 +597,14 @@ void RetryPanel::draw_play_controls(bool finished, int second, int seconds) {
   const bool fleet = view_ == View::fleet;
   bool& playing = fleet ? fleet_playing_ : server_playing_;
   ImGui::BeginDisabled(finished);
-  if (ImGui::Button(playing ? "pause" : "play")) {
+  if (button(playing ? "pause" : "play")) {
     playing = !playing;
     carry_ = playing ? 1.0 : 0.0;  // the first second at once
   }
-  ImGui::SameLine();
-  if (ImGui::Button("step 1 s")) fleet ? step_fleets() : step_server();
+  if (row_button("step 1 s")) fleet ? step_fleets() : step_server();
   ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("restart")) fleet ? restart_fleets() : restart_server();
-  ImGui::SameLine();
-  if (ImGui::Button("new seed")) {
+  if (row_button("restart")) fleet ? restart_fleets() : restart_server();
+  if (row_button("new seed")) {
     if (fleet) {
       ++fleet_options_.seed;
       restart_fleets();
@@ -634,7 +631,7 @@ void RetryPanel::draw_hysteresis_controls() {
       "started it.");
   section("Result");
   if (!sweep_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::colors::red));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::palette().red));
     ImGui::TextWrapped("%s", sweep_error_.c_str());
     ImGui::PopStyleColor();
   } else if (sweep_) {
@@ -650,27 +647,27 @@ void RetryPanel::draw_hysteresis_controls() {
                        overlay);
     const bool defaults = hysteresis_cli().size() == 3;  // the model's defaults, nothing changed
     if (r.collapse_load)
-      ImGui::TextColored(to_vec4(kCollapseColor), "collapse at %.0f req/s", *r.collapse_load);
+      ImGui::TextColored(to_vec4(collapse_color()), "collapse at %.0f req/s", *r.collapse_load);
     else
-      ImGui::TextDisabled(sweep_->done() ? "no collapse in this range" : "collapse: ...");
+      hint(sweep_->done() ? "no collapse in this range" : "collapse: ...");
     if (defaults) {
       ImGui::SameLine();
-      ImGui::TextDisabled("(reference ~950)");
+      hint("(reference ~950)");
     }
     if (r.recovery_load)
-      ImGui::TextColored(to_vec4(kRecoveryColor), "recovery at %.0f req/s", *r.recovery_load);
+      ImGui::TextColored(to_vec4(recovery_color()), "recovery at %.0f req/s", *r.recovery_load);
     else
-      ImGui::TextDisabled(sweep_->done() ? "no recovery in this range" : "recovery: ...");
+      hint(sweep_->done() ? "no recovery in this range" : "recovery: ...");
     if (defaults) {
       ImGui::SameLine();
-      ImGui::TextDisabled("(reference ~320)");
+      hint("(reference ~320)");
     }
     if (r.collapse_load && r.recovery_load)
       ImGui::Text("stuck in the storm for %.0f req/s", *r.collapse_load - *r.recovery_load);
     int unsettled = 0;
     for (const auto& row : r.sweep) unsettled += !row.settled;
     if (unsettled)
-      ImGui::TextColored(to_vec4(plot::colors::yellow), "%d loads ran out of time (near a fold)",
+      ImGui::TextColored(to_vec4(plot::palette().yellow), "%d loads ran out of time (near a fold)",
                          unsettled);
   }
 
@@ -691,7 +688,7 @@ void RetryPanel::draw_hysteresis_controls() {
   changed |= slider("lambda0 to", &hyst_.lambda_max, 50, 10000, "%.0f");
   changed |= slider("step (req/s)", &hyst_.step, 5, 250, "%.0f");
   ImGui::Checkbox("equilibria (roots of offered = carried)", &show_equilibria_);
-  if (ImGui::Button("defaults")) {
+  if (button("defaults")) {
     hyst_ = {};
     changed = true;
   }
@@ -700,10 +697,10 @@ void RetryPanel::draw_hysteresis_controls() {
 }
 
 void RetryPanel::draw_hysteresis_plots() {
-  legend_row({{"load going up", kUpColor, &show_up_},
-              {"load going down", kDownColor, &show_down_},
-              {"stable equilibrium", kStableColor, &show_stable_},
-              {"unstable equilibrium", kUnstableColor, &show_unstable_}});
+  legend_row({{"load going up", up_color(), &show_up_},
+              {"load going down", down_color(), &show_down_},
+              {"stable equilibrium", stable_color(), &show_stable_},
+              {"unstable equilibrium", unstable_color(), &show_unstable_}});
   const float h = ImGui::GetContentRegionAvail().y;
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   const auto& m = hyst_.model;
@@ -728,31 +725,31 @@ void RetryPanel::draw_hysteresis_plots() {
                     bool goodput) {
     std::vector<ImVec2> pts;
     if (show_up_) {
-      plot::line("load going up", up_x, up_y, kUpColor, 2.5f);
+      plot::line("load going up", up_x, up_y, up_color(), 2.5f);
       for (std::size_t i = 0; i < up_x.size(); ++i)
         pts.push_back(plot::to_screen(up_x[i], up_y[i]));
-      arrowheads(pts, kUpColor, 6, 3);
+      arrowheads(pts, up_color(), 6, 3);
     }
     if (show_down_) {
-      plot::line("load going down", down_x, down_y, kDownColor, 2.5f);
+      plot::line("load going down", down_x, down_y, down_color(), 2.5f);
       pts.clear();
       for (std::size_t i = down_x.size(); i-- > 0;)
         pts.push_back(plot::to_screen(down_x[i], down_y[i]));
-      arrowheads(pts, kDownColor, 6, 0);
+      arrowheads(pts, down_color(), 6, 0);
     }
     if (show_equilibria_) {
       const float r = font * 0.22f;
       for (std::size_t i = 0; i < equilibria_.size(); ++i)
         for (const auto& e : equilibria_[i]) {
           const double y = goodput ? m.goodput(e.latency_ms) : e.latency_ms;
-          if (e.stable && show_stable_) marker(sweep_->loads()[i], y, kStableColor, true, r);
+          if (e.stable && show_stable_) marker(sweep_->loads()[i], y, stable_color(), true, r);
           if (!e.stable && show_unstable_)
-            marker(sweep_->loads()[i], y, kUnstableColor, false, r * 1.6f);
+            marker(sweep_->loads()[i], y, unstable_color(), false, r * 1.6f);
         }
     }
     if (sweep_ && !sweep_->done()) {
       const double l = sweep_->latency_ms();
-      marker(sweep_->load(), goodput ? m.goodput(l) : l, plot::colors::yellow, true, font * 0.35f);
+      marker(sweep_->load(), goodput ? m.goodput(l) : l, plot::palette().yellow, true, font * 0.35f);
     }
   };
 
@@ -765,10 +762,10 @@ void RetryPanel::draw_hysteresis_plots() {
   plot::Axis x{x_min, x_max, "offered load lambda0 (req/s of first attempts)"};
   if (plot::begin("hyst-goodput", ImVec2(-1, h * 0.56f - gap), x,
                   {0, m.mu_max * 1.18, "goodput (req/s answered within the timeout)"}, options)) {
-    plot::hline("capacity mu_max", m.mu_max, plot::colors::with_alpha(plot::colors::grey, 150),
+    plot::hline("capacity mu_max", m.mu_max, plot::colors::with_alpha(plot::palette().grey, 150),
                 1.0f);
-    if (collapse) plot::vline(collapse_label, *collapse, kCollapseColor, 1.5f);
-    if (recovery) plot::vline(recovery_label, *recovery, kRecoveryColor, 1.5f);
+    if (collapse) plot::vline(collapse_label, *collapse, collapse_color(), 1.5f);
+    if (recovery) plot::vline(recovery_label, *recovery, recovery_color(), 1.5f);
     curves(up_good, down_good, true);
     plot::end();
   }
@@ -777,12 +774,12 @@ void RetryPanel::draw_hysteresis_plots() {
                   {lat_lo, lat_hi, "latency where it settles (ms, log)", true}, options)) {
     char timeout_label[48];
     std::snprintf(timeout_label, sizeof timeout_label, "timeout %.0f ms", m.timeout_ms);
-    plot::hline(timeout_label, m.timeout_ms, plot::colors::with_alpha(plot::colors::grey, 170),
+    plot::hline(timeout_label, m.timeout_ms, plot::colors::with_alpha(plot::palette().grey, 170),
                 1.0f);
-    plot::hline("queue limit", m.max_latency_ms, plot::colors::with_alpha(plot::colors::grey, 110),
+    plot::hline("queue limit", m.max_latency_ms, plot::colors::with_alpha(plot::palette().grey, 110),
                 1.0f);
-    if (collapse) plot::vline("", *collapse, kCollapseColor, 1.5f);
-    if (recovery) plot::vline("", *recovery, kRecoveryColor, 1.5f);
+    if (collapse) plot::vline("", *collapse, collapse_color(), 1.5f);
+    if (recovery) plot::vline("", *recovery, recovery_color(), 1.5f);
     curves(up_lat, down_lat, false);
     plot::end();
   }
@@ -805,12 +802,12 @@ void RetryPanel::draw_chain_controls() {
 
   section("Result");
   ImGui::Text("calls per hop E[C]: %.4g", amp_.calls_per_request);
-  ImGui::TextColored(to_vec4(plot::colors::blue), "amplification E[C]^(N-1): %.4gx",
+  ImGui::TextColored(to_vec4(plot::palette().blue), "amplification E[C]^(N-1): %.4gx",
                      amp_.amplification);
-  ImGui::TextColored(to_vec4(plot::colors::red), "worst case k^(N-1): %.4gx", amp_.worst_case);
-  ImGui::TextColored(to_vec4(plot::colors::green), "success (1 - p^k)^N: %.4g%%",
+  ImGui::TextColored(to_vec4(plot::palette().red), "worst case k^(N-1): %.4gx", amp_.worst_case);
+  ImGui::TextColored(to_vec4(plot::palette().green), "success (1 - p^k)^N: %.4g%%",
                      100.0 * amp_.success);
-  ImGui::TextDisabled("E[C] = (1 - p^k) / (1 - p)");
+  hint("E[C] = (1 - p^k) / (1 - p)");
   cli_line(chain_cli());
 }
 
@@ -818,7 +815,7 @@ void RetryPanel::draw_chain_plots() {
   const float font = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH;
-  ImGui::TextDisabled("Click a row of the reference table to load it.");
+  hint("Click a row of the reference table to load it.");
   if (ImGui::BeginTable("chain-table", 8, flags)) {
     for (const char* h : {"", "N", "k", "p", "E[C]", "amplification", "worst k^(N-1)", "success"})
       ImGui::TableSetupColumn(h);
@@ -828,7 +825,7 @@ void RetryPanel::draw_chain_plots() {
       ImGui::TableNextRow();
       if (current)
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1,
-                               plot::colors::with_alpha(plot::colors::blue, 70));
+                               plot::colors::with_alpha(plot::palette().blue, 70));
       ImGui::TableNextColumn();
       const bool clicked = ImGui::Selectable(what, false, ImGuiSelectableFlags_SpanAllColumns);
       ImGui::TableNextColumn();
@@ -871,22 +868,22 @@ void RetryPanel::draw_chain_plots() {
   if (plot::begin("chain-plot", ImVec2(-1, std::max(font * 8.0f, ImGui::GetContentRegionAvail().y)),
                   {0, 1, "p, failure probability of the last service"}, {0.5, top, title, true},
                   options)) {
-    plot::hline("worst case k^(N-1)", amp_.worst_case, plot::colors::red, 1.0f);
-    plot::line("E[C]^(N-1)", chain_p_, chain_amp_, plot::colors::blue, 2.5f);
+    plot::hline("worst case k^(N-1)", amp_.worst_case, plot::palette().red, 1.0f);
+    plot::line("E[C]^(N-1)", chain_p_, chain_amp_, plot::palette().blue, 2.5f);
     if (chain_.tries == 3) {
-      legend_entry("reference table", plot::colors::yellow);
+      legend_entry("reference table", plot::palette().yellow);
       if (plot::visible("reference table"))
         for (const auto& r : reference_rows_)
           if (r.chain.depth == chain_.depth)
-            marker(r.chain.fail, r.result.amplification, plot::colors::yellow, false, font * 0.35f);
+            marker(r.chain.fail, r.result.amplification, plot::palette().yellow, false, font * 0.35f);
     }
-    if (plot::drag_vline("p", &chain_.fail, plot::colors::with_alpha(plot::colors::green, 200), 0,
+    if (plot::drag_vline("p", &chain_.fail, plot::colors::with_alpha(plot::palette().green, 200), 0,
                          1))
       recompute_chain();
-    marker(chain_.fail, amp_.amplification, plot::colors::green, true, font * 0.3f);
+    marker(chain_.fail, amp_.amplification, plot::palette().green, true, font * 0.3f);
     char value[48];
     std::snprintf(value, sizeof value, "  p = %.3g: %.3gx", chain_.fail, amp_.amplification);
-    plot::text(chain_.fail, amp_.amplification, plot::colors::green, value);
+    plot::text(chain_.fail, amp_.amplification, plot::palette().green, value);
     plot::end();
   }
 }
@@ -902,17 +899,15 @@ void RetryPanel::draw_fleet_controls() {
   section("Run");
   draw_play_controls(fleets_finished(), fleet_second(), fleet_options_.seconds);
   if (!fleet_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::colors::red));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::palette().red));
     ImGui::TextWrapped("%s", fleet_error_.c_str());
     ImGui::PopStyleColor();
   }
 
   section("Plot");
   ImGui::RadioButton("calls / s", &fleet_metric_, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("peak 100 ms", &fleet_metric_, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton("waiting", &fleet_metric_, 2);
+  row_radio("peak 100 ms", &fleet_metric_, 1);
+  row_radio("waiting", &fleet_metric_, 2);
   ImGui::Checkbox("log scale", &fleet_log_);
 
   section("Fleet");
@@ -924,7 +919,7 @@ void RetryPanel::draw_fleet_controls() {
   changed |= log_slider("backoff cap (s)", &o.backoff.cap_s, 0.1, 120, "%.1f");
   changed |= slider_int("seconds", &o.seconds, 5, 120);
   if (changed) restart_fleets();
-  ImGui::TextDisabled("seed %u", o.seed);
+  hint("seed %u", o.seed);
   cli_line(fleet_cli(), "add --strategy NAME for each strategy; --format json for every number");
 }
 
@@ -960,10 +955,10 @@ void RetryPanel::draw_fleet_plots() {
     if (fleet_metric_ != 2) {
       char label[48];
       std::snprintf(label, sizeof label, "capacity %.0f req/s", capacity);
-      plot::hline("", capacity, plot::colors::with_alpha(plot::colors::grey, 200), 1.0f);
+      plot::hline("", capacity, plot::colors::with_alpha(plot::palette().grey, 200), 1.0f);
       const ImVec2 at = plot::to_screen(seconds, capacity);
       const ImVec2 size = ImGui::CalcTextSize(label);
-      ImGui::GetWindowDrawList()->AddText(ImVec2(at.x - size.x - 4, at.y + 2), plot::colors::grey,
+      plot::put_text(ImGui::GetWindowDrawList(), ImVec2(at.x - size.x - 4, at.y + 2), plot::palette().grey,
                                           label);
     }
     for (const auto& run : fleets_) {
@@ -980,7 +975,7 @@ void RetryPanel::draw_fleet_plots() {
                  2.0f);
     }
     if (fleet_second() == 0)
-      plot::text(seconds * 0.3, fleet_log_ ? std::sqrt(y.max) : y.max * 0.6, plot::colors::grey,
+      plot::text(seconds * 0.3, fleet_log_ ? std::sqrt(y.max) : y.max * 0.6, plot::palette().grey,
                  "press play (or step) to run the fleets");
     plot::end();
   }
@@ -1006,14 +1001,14 @@ void RetryPanel::draw_fleet_plots() {
       if (f.peak_second() >= 0)
         ImGui::Text("%d", f.peak_second());
       else
-        ImGui::TextDisabled("-");
+        hint("-");
       ImGui::TableNextColumn();
       ImGui::Text("%lld", static_cast<long long>(f.total_calls()));
       ImGui::TableNextColumn();
       if (f.unfinished() == 0)
-        ImGui::TextColored(to_vec4(plot::colors::green), "0");
+        ImGui::TextColored(to_vec4(plot::palette().green), "0");
       else if (f.finished())  // never answered within the run
-        ImGui::TextColored(to_vec4(plot::colors::red), "%lld",
+        ImGui::TextColored(to_vec4(plot::palette().red), "%lld",
                            static_cast<long long>(f.unfinished()));
       else
         ImGui::Text("%lld", static_cast<long long>(f.unfinished()));
@@ -1036,7 +1031,7 @@ void RetryPanel::draw_server_controls() {
   section("Run");
   draw_play_controls(server_finished(), server_ ? server_->elapsed() : 0, o.seconds);
   if (!server_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::colors::red));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_vec4(plot::palette().red));
     ImGui::TextWrapped("%s", server_error_.c_str());
     ImGui::PopStyleColor();
   }
@@ -1050,17 +1045,15 @@ void RetryPanel::draw_server_controls() {
   changed |= ImGui::Checkbox("deadline", &m.deadline);
   ImGui::SameLine(ImGui::GetContentRegionAvail().x * 0.5f + ImGui::GetCursorPosX());
   changed |= ImGui::Checkbox("load shedding", &m.shed);
-  if (ImGui::Button("none")) {
+  if (button("none")) {
     m = {};
     changed = true;
   }
-  ImGui::SameLine();
-  if (ImGui::Button("all")) {
+  if (row_button("all")) {
     m = {true, true, true, true};
     changed = true;
   }
-  ImGui::SameLine();
-  if (ImGui::Checkbox("vs. none", &compare_)) {
+  if (row_checkbox("vs. none", &compare_)) {
     baseline_.reset();
     if (compare_ && server_ && m.any()) {
       // Catch up with the run on screen rather than start both again.
@@ -1070,9 +1063,8 @@ void RetryPanel::draw_server_controls() {
       while (baseline_->elapsed() < server_->elapsed()) baseline_->run_second();
     }
   }
-  ImGui::SameLine();
-  ImGui::Checkbox("queue", &show_queue_);
-  ImGui::TextDisabled("budget: retries <= %.0f%% of first attempts", 100.0 * o.budget.ratio);
+  row_checkbox("queue", &show_queue_);
+  hint("budget: retries <= %.0f%% of first attempts", 100.0 * o.budget.ratio);
 
   section("Load");
   changed |= slider("arrivals (req/s)", &o.arrival_rps, 50, 5000, "%.0f");
@@ -1087,7 +1079,7 @@ void RetryPanel::draw_server_controls() {
   changed |= slider("load x", &o.trigger_load, 0, 5, "%.2f");
   changed |= slider_int("run (s)", &o.seconds, 20, 300);
   if (changed) restart_server();
-  ImGui::TextDisabled("seed %u", o.seed);
+  hint("seed %u", o.seed);
   cli_line(server_cli(o.mitigations),
            o.trigger_at_s == 10.0 ? nullptr : "(the CLI's trigger always starts at 10 s)");
 }
@@ -1118,21 +1110,21 @@ void RetryPanel::draw_server_plot(const char* id, const retry::OverloadServer& s
   options.legend = false;
   if (plot::begin(id, ImVec2(-1, height), {0, static_cast<double>(o.seconds), "simulated seconds"},
                   {0, y_max, title}, options)) {
-    plot::rect(o.trigger_at_s, 0, end, y_max, plot::colors::with_alpha(plot::colors::red, 38));
-    plot::text(o.trigger_at_s, y_max, plot::colors::with_alpha(plot::colors::red, 220), " trigger");
-    plot::vline("after: from here", after, plot::colors::with_alpha(plot::colors::grey, 150), 1.0f);
+    plot::rect(o.trigger_at_s, 0, end, y_max, plot::colors::with_alpha(plot::palette().red, 38));
+    plot::text(o.trigger_at_s, y_max, plot::colors::with_alpha(plot::palette().red, 220), " trigger");
+    plot::vline("after: from here", after, plot::colors::with_alpha(plot::palette().grey, 150), 1.0f);
     if (show_capacity_) {
       const double cap = o.capacity_rps, low = cap * o.trigger_capacity;
       const std::vector<double> cap_x = {
           0, o.trigger_at_s, o.trigger_at_s, end, end, static_cast<double>(o.seconds)};
       const std::vector<double> cap_y = {cap, cap, low, low, cap, cap};
-      plot::line("capacity", cap_x, cap_y, plot::colors::with_alpha(plot::colors::grey, 200), 1.0f);
+      plot::line("capacity", cap_x, cap_y, plot::colors::with_alpha(plot::palette().grey, 200), 1.0f);
     }
-    if (show_offered_) plot::line("offered", xs, offered, plot::colors::purple, 1.5f);
-    if (show_throughput_) plot::line("throughput", xs, throughput, plot::colors::blue, 2.0f);
-    if (show_goodput_) plot::line("goodput", xs, goodput, plot::colors::green, 2.5f);
+    if (show_offered_) plot::line("offered", xs, offered, plot::palette().purple, 1.5f);
+    if (show_throughput_) plot::line("throughput", xs, throughput, plot::palette().blue, 2.0f);
+    if (show_goodput_) plot::line("goodput", xs, goodput, plot::palette().green, 2.5f);
     if (server.elapsed() == 0)
-      plot::text(o.seconds * 0.3, y_max * 0.6, plot::colors::grey,
+      plot::text(o.seconds * 0.3, y_max * 0.6, plot::palette().grey,
                  "press play (or step) to run the server");
     plot::end();
   }
@@ -1140,10 +1132,10 @@ void RetryPanel::draw_server_plot(const char* id, const retry::OverloadServer& s
 
 void RetryPanel::draw_server_plots() {
   if (!server_) return;
-  legend_row({{"capacity", plot::colors::grey, &show_capacity_},
-              {"offered (tries + retries)", plot::colors::purple, &show_offered_},
-              {"throughput (served)", plot::colors::blue, &show_throughput_},
-              {"goodput (in time)", plot::colors::green, &show_goodput_}});
+  legend_row({{"capacity", plot::palette().grey, &show_capacity_},
+              {"offered (tries + retries)", plot::palette().purple, &show_offered_},
+              {"throughput (served)", plot::palette().blue, &show_throughput_},
+              {"goodput (in time)", plot::palette().green, &show_goodput_}});
   const float font = ImGui::GetFontSize();
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   const int runs = baseline_ ? 2 : 1;
@@ -1180,10 +1172,10 @@ void RetryPanel::draw_server_plots() {
                     {0, q_max * 1.15, queue_title.c_str()}, options)) {
       const auto& o = server_options_;
       plot::rect(o.trigger_at_s, 0, o.trigger_end_s(), q_max * 1.15,
-                 plot::colors::with_alpha(plot::colors::red, 38));
+                 plot::colors::with_alpha(plot::palette().red, 38));
       const std::string label = "queue, " + mine;
-      plot::line(label.c_str(), xs, queue, plot::colors::blue, 2.0f);
-      if (baseline_) plot::line("queue, none", xs, base_queue, plot::colors::red, 2.0f);
+      plot::line(label.c_str(), xs, queue, plot::palette().blue, 2.0f);
+      if (baseline_) plot::line("queue, none", xs, base_queue, plot::palette().red, 2.0f);
       plot::end();
     }
   }
@@ -1212,11 +1204,11 @@ void RetryPanel::draw_server_plots() {
       ImGui::Text("%.0f%%", 100.0 * sum.wasted_share);
       ImGui::TableNextColumn();
       if (!s.finished())
-        ImGui::TextDisabled("...");
+        hint("...");
       else if (sum.recovered)
-        ImGui::TextColored(to_vec4(plot::colors::green), "yes");
+        ImGui::TextColored(to_vec4(plot::palette().green), "yes");
       else
-        ImGui::TextColored(to_vec4(plot::colors::red), "no");
+        ImGui::TextColored(to_vec4(plot::palette().red), "no");
     };
     row(mine, *server_);
     if (baseline_) row("none", *baseline_);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
@@ -26,11 +27,11 @@ constexpr int kLargeCluster = 200;
 
 ImU32 state_color(std::uint8_t s) {
   switch (s) {
-    case 0: return IM_COL32(63, 185, 107, 255);   // alive
-    case 1: return IM_COL32(230, 193, 74, 255);   // suspect
-    case 2: return IM_COL32(224, 85, 85, 255);    // dead
-    case 3: return IM_COL32(138, 143, 153, 255);  // left
-    default: return IM_COL32(40, 42, 48, 255);    // unknown
+    case 0: return plot::palette().alive;
+    case 1: return plot::palette().suspect;
+    case 2: return plot::palette().dead;
+    case 3: return plot::palette().left;
+    default: return plot::palette().unknown;
   }
 }
 
@@ -247,17 +248,10 @@ void SwimPanel::advance(double real_ms) {
 }
 
 void SwimPanel::draw() {
-  const float font = ImGui::GetFontSize();
-  const float controls_width = std::min(font * 21.0f, ImGui::GetContentRegionAvail().x * 0.38f);
-  ImGui::BeginChild("swim-controls", ImVec2(controls_width, 0), false);
-  draw_controls();
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("swim-plots", ImVec2(0, 0), false);
-  const float h = ImGui::GetContentRegionAvail().y;
-  draw_matrix(h * 0.66f);
-  draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
-  ImGui::EndChild();
+  panel_layout({"swim", 21.0f, 0.38f, 32.0f}, [&] { draw_controls(); }, [&](float h) {
+    draw_matrix(h * 0.66f);
+    draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
+  });
 }
 
 void SwimPanel::draw_controls() {
@@ -275,8 +269,7 @@ void SwimPanel::draw_controls() {
   slider("speed (x)", &speed_, 0.1, 20, "%.1f");
   ImGui::PopItemWidth();
   if (ImGui::Checkbox("Lifeguard", &lifeguard_) || reprofile) cluster_->reconfigure(current_config());
-  ImGui::SameLine();
-  if (ImGui::Button("restart") || (rebuild && ImGui::IsItemDeactivatedAfterEdit())) restart();
+  if (row_button("restart") || (rebuild && ImGui::IsItemDeactivatedAfterEdit())) restart();
   if (rebuild && !ImGui::IsItemActive() && static_cast<std::size_t>(nodes_) != cluster_->size()) restart();
 
   section("Faults");
@@ -284,7 +277,7 @@ void SwimPanel::draw_controls() {
   ImGui::SliderInt("node", &selected_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopItemWidth();
   const auto sel = static_cast<std::size_t>(selected_);
-  if (ImGui::Button(cluster_->is_up(sel) ? "kill" : "revive")) {
+  if (button(cluster_->is_up(sel) ? "kill" : "revive")) {
     if (cluster_->is_up(sel)) {
       cluster_->kill(sel);
       refresh_row(sel);  // a crashed node's row dims
@@ -293,13 +286,11 @@ void SwimPanel::draw_controls() {
       reset_row(sel);
     }
   }
-  ImGui::SameLine();
-  if (ImGui::Button("pause 2.5 s")) cluster_->pause(sel, Millis{2500});
+  if (row_button("pause 2.5 s")) cluster_->pause(sel, Millis{2500});
   ImGui::SameLine();
   const bool slow = cluster_->slowness(sel) > Millis{0};
-  if (ImGui::Button(slow ? "un-slow" : "slow")) cluster_->set_slow(sel, slow ? Millis{0} : cluster_->config().probe_interval * 5);
-  ImGui::SameLine();
-  if (ImGui::Button("leave")) cluster_->leave(sel);
+  if (button(slow ? "un-slow" : "slow")) cluster_->set_slow(sel, slow ? Millis{0} : cluster_->config().probe_interval * 5);
+  if (row_button("leave")) cluster_->leave(sel);
   ImGui::PushItemWidth(-label_width);
   ImGui::SliderInt("to", &other_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopItemWidth();
@@ -307,22 +298,22 @@ void SwimPanel::draw_controls() {
   const bool blocked = cluster_->network().is_blocked(sel, to);
   char block_label[64];
   std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d", blocked ? "unblock" : "block", selected_, other_);
-  if (ImGui::Button(block_label) && sel != to) {
+  if (button(block_label) && sel != to) {
     if (blocked) cluster_->network().unblock(sel, to);
     else cluster_->network().block(sel, to);
   }
-  if (ImGui::Button(partitioned_ ? "heal the partition" : "partition into two halves")) toggle_partition();
+  if (button(partitioned_ ? "heal the partition" : "partition into two halves")) toggle_partition();
 
   section("Events");
   ImGui::Text("t = %.1f s, %llu membership events", static_cast<double>(cluster_->now().count()) / 1000.0,
               static_cast<unsigned long long>(events_));
-  ImGui::BeginChild("swim-log", ImVec2(0, 0), true);
+  ImGui::BeginChild("swim-log", ImVec2(0, box_height(12.0f)), true);
   for (const auto& line : log_) ImGui::TextUnformatted(line.c_str());
   ImGui::EndChild();
 }
 
 plot::HeatCell SwimPanel::heat_cell(std::size_t observer, std::size_t observed) const {
-  if (observer == observed) return {IM_COL32(70, 72, 80, 255), 0};
+  if (observer == observed) return {plot::palette().self, 0};
   const bool observer_down = !cluster_->is_up(observer);
   const Cell& c = matrix_[observer * nodes_ + observed];
   ImU32 color = state_color(c.state);
@@ -345,14 +336,16 @@ void SwimPanel::draw_matrix(float height) {
     matrix_rect_ = ImVec4(top_left.x, top_left.y, bottom_right.x, bottom_right.y);
     // Small clusters show incarnations in the cells, where a label fits (not on a phone's width).
     const float cell_px = (bottom_right.x - top_left.x) / static_cast<float>(nodes_);
-    if (nodes_ <= 24)
+    const float cell_h = (bottom_right.y - top_left.y) / static_cast<float>(nodes_);
+    const bool labels_fit = ImGui::GetFontSize() <= cell_h * 0.9f;
+    if (nodes_ <= 24 && labels_fit)
       for (int r = 0; r < nodes_; ++r)
         for (int c = 0; c < nodes_; ++c) {
           if (r == c) continue;
           char inc[16];
           std::snprintf(inc, sizeof inc, "#%u", matrix_[static_cast<std::size_t>(r) * nodes_ + c].incarnation);
           if (ImGui::CalcTextSize(inc).x > cell_px * 0.84f) continue;
-          plot::text(c + 0.08, n - r - 0.1, IM_COL32(20, 20, 24, 230), inc);
+          plot::text(c + 0.08, n - r - 0.1, plot::palette().cell_ink, inc);
         }
     int row = 0, col = 0;
     hovered_row_ = hovered_col_ = -1;
@@ -375,8 +368,8 @@ void SwimPanel::draw_traffic(float height) {
   for (double v : traffic_msgs_) y_max = std::max(y_max, v * 1.2);
   if (plot::begin("traffic", ImVec2(-1, height), {std::max(0.0, t_end - 60), std::max(10.0, t_end), "simulated time (s)"},
                   {0, y_max, "datagrams per node per period"})) {
-    plot::line("measured", traffic_t_, traffic_msgs_, plot::colors::blue);
-    plot::hline("formula: ping + ack = 2", 2.0, plot::colors::with_alpha(plot::colors::orange, 200));
+    plot::line("measured", traffic_t_, traffic_msgs_, plot::palette().blue);
+    plot::hline("formula: ping + ack = 2", 2.0, plot::colors::with_alpha(plot::palette().orange, 200));
     plot::end();
   }
 }

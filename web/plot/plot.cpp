@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "app/layout_report.hpp"
+
 namespace vigil::plot {
 
 namespace {
@@ -18,6 +20,7 @@ struct Series {
 struct State {
   ImDrawList* draw = nullptr;
   ImVec2 frame_min, frame_max;  // the whole widget
+  ImVec2 outer_clip_min, outer_clip_max;  // the window's clipping, around the data area's
   ImVec2 area_min, area_max;    // the data area, inside the axes
   Axis x, y;
   Options options;
@@ -29,11 +32,17 @@ struct State {
   ImGuiStorage* storage = nullptr;
   std::vector<Series> series;  // labelled lines, for the legend and the hover readout
   std::vector<std::pair<std::string, ImU32>> legend_only;
+  std::vector<ImVec4> line_labels;  // where reference-line labels went (min x, min y, max x, max y)
   int cell_rows = 0, cell_cols = 0;
   double cell_x0 = 0, cell_x1 = 0, cell_y0 = 0, cell_y1 = 0;
 };
 
 State g;
+
+// For touch input (see background_under_pointer): the plot background under the pointer this
+// frame, unless one of the plot's own controls is there.
+ImGuiID g_background_under_pointer = 0;
+bool g_control_under_pointer = false;
 
 // Storage keys, relative to the plot's ID scope.
 ImGuiID key(const char* name) { return ImGui::GetID(name); }
@@ -168,7 +177,15 @@ void handle_zoom_and_pan() {
   if (changed && x1 > x0 && y1 > y0) store_view(x0, x1, y0, y1);
 }
 
-bool near_line(float px, float mouse) { return std::abs(px - mouse) <= 5.0f; }
+// Within a few pixels of a line grabs it; a fingertip is less precise than a mouse.
+bool near_line(float px, float mouse) {
+  return std::abs(px - mouse) <= 5.0f + ImGui::GetStyle().TouchExtraPadding.x * 4.0f;
+}
+
+// Legend entries: a swatch and a label each, laid in rows across the top strip of the plot.
+float legend_entry_width(const std::string& label, float font) {
+  return font * 1.3f + ImGui::CalcTextSize(label.c_str()).x + font * 0.9f;
+}
 
 }  // namespace
 
@@ -186,6 +203,21 @@ ImVec2 to_screen(double x, double y) {
   const float fy = static_cast<float>(fraction(g.y, clamp_y(y)));
   return ImVec2(g.area_min.x + fx * (g.area_max.x - g.area_min.x), g.area_max.y - fy * (g.area_max.y - g.area_min.y));
 }
+
+void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text) {
+  dl->AddText(pos, color, text);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  web::layout::record_text(text, pos, ImVec2(pos.x + size.x, pos.y + size.y),
+                           ImVec4(clip_min.x, clip_min.y, clip_max.x, clip_max.y));
+}
+
+void new_frame() {
+  g_background_under_pointer = 0;
+  g_control_under_pointer = false;
+}
+
+ImGuiID background_under_pointer() { return g_control_under_pointer ? 0 : g_background_under_pointer; }
 
 bool hovered() { return g.hovered; }
 double mouse_x() { return data_x(g.mouse.x); }
@@ -211,6 +243,7 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   g.y = y_in;
   apply_view_override(g.x, g.y);
   g.hovered = ImGui::IsItemHovered();
+  if (g.hovered) g_background_under_pointer = ImGui::GetID("##plot");
   g.active = ImGui::IsItemActive();
   g.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   g.mouse = ImGui::GetIO().MousePos;
@@ -222,18 +255,38 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   if (g.y.index_ticks && g.y.tick_names)
     for (int i = 0; i < static_cast<int>(g.y.max - g.y.min); ++i)
       left = std::max(left, ImGui::CalcTextSize(g.y.tick_names[i]).x + font * 0.8f);
-  g.area_min = ImVec2(pos.x + left, pos.y + font * 1.4f);
+  // The strip above the data area holds the y axis' title and the legend, in as many rows as
+  // the legend needed last frame (end() measures it), so neither ever covers the data or
+  // the other.
+  const int legend_rows = g.storage->GetInt(key("##legend_rows"), 0);
+  g.area_min = ImVec2(pos.x + left, pos.y + font * 1.4f + static_cast<float>(std::max(0, legend_rows - 1)) * font * 1.25f);
   g.area_max = ImVec2(pos.x + size.x - font * 0.8f, pos.y + size.y - font * 2.6f);
 
   ImDrawList* dl = g.draw;
-  dl->AddRectFilled(g.frame_min, g.frame_max, IM_COL32(24, 26, 32, 255), 4.0f);
-  dl->AddRectFilled(g.area_min, g.area_max, IM_COL32(16, 18, 22, 255));
+  dl->AddRectFilled(g.frame_min, g.frame_max, palette().frame_bg, 4.0f);
+  dl->AddRectFilled(g.area_min, g.area_max, palette().area_bg);
 
-  const ImU32 grid = IM_COL32(255, 255, 255, 28);
-  const ImU32 label = IM_COL32(200, 200, 210, 255);
+  const ImU32 grid = palette().grid;
+  const ImU32 label = palette().ink;
   double step = 1.0;
-  const int x_ticks = std::max(2, static_cast<int>((g.area_max.x - g.area_min.x) / (font * 5)));
-  for (double t : ticks(g.x, x_ticks, &step)) {
+  // As many x ticks as their labels allow: fewer while the widest label and a gap of a font
+  // height do not fit between two neighbours.
+  int x_ticks = std::max(2, static_cast<int>((g.area_max.x - g.area_min.x) / (font * 3)));
+  std::vector<double> xt;
+  for (;; x_ticks = std::max(1, x_ticks * 2 / 3)) {
+    xt = ticks(g.x, x_ticks, &step);
+    float widest = 0;
+    for (double t : xt) {
+      const int index = static_cast<int>(t - g.x.min);
+      const std::string s = !g.x.index_ticks ? format_tick(t, step)
+                            : g.x.tick_names  ? std::string(g.x.tick_names[index])
+                                              : std::to_string(index);
+      widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
+    }
+    const float spacing = xt.size() > 1 ? (to_screen(xt[1], g.y.min).x - to_screen(xt[0], g.y.min).x) : 1e9f;
+    if (spacing >= widest + font || x_ticks <= 1) break;
+  }
+  for (double t : xt) {
     const float px = to_screen(t, g.y.min).x;
     if (!g.x.index_ticks) dl->AddLine(ImVec2(px, g.area_min.y), ImVec2(px, g.area_max.y), grid);
     const int index = static_cast<int>(t - g.x.min);
@@ -242,11 +295,12 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
                                             : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     const float right_edge = g.frame_max.x - ts.x - 2;  // keep the last label inside the frame
-    dl->AddText(ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label, s.c_str());
+    put_text(dl, ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label, s.c_str());
   }
   // Named rows only need one line of text each; numeric ticks want more air.
   const float y_spacing = g.y.index_ticks ? font * 1.1f : font * 2.2f;
   const int y_ticks = std::max(2, static_cast<int>((g.area_max.y - g.area_min.y) / y_spacing));
+  float last_label_top = 1e30f, last_label_bottom = -1e30f;  // the y label drawn last
   for (double t : ticks(g.y, y_ticks, &step)) {
     const float py = to_screen(g.x.min, t).y;
     if (!g.y.index_ticks) dl->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), grid);
@@ -255,15 +309,23 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
                           : g.y.tick_names  ? std::string(g.y.tick_names[index])
                                             : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(g.area_min.x - ts.x - font * 0.3f, py - ts.y * 0.5f), label, s.c_str());
+    // Centred on its tick, but never up into the title strip or down among the x labels.
+    const float top = std::clamp(py - ts.y * 0.5f, g.area_min.y - font * 0.2f, g.area_max.y - ts.y + font * 0.2f);
+    // In a very short plot the clamped labels can meet: the tick keeps its line, not its label.
+    if (top < last_label_bottom && top + ts.y > last_label_top) continue;
+    last_label_top = top;
+    last_label_bottom = top + ts.y;
+    put_text(dl, ImVec2(g.area_min.x - ts.x - font * 0.3f, top), label, s.c_str());
   }
-  dl->AddRect(g.area_min, g.area_max, IM_COL32(255, 255, 255, 60));
+  dl->AddRect(g.area_min, g.area_max, palette().axis);
   // Axis titles: x centred under the ticks, y above the axis (ImGui cannot rotate text).
   if (g.x.label && *g.x.label) {
     const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
-    dl->AddText(ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f), label, g.x.label);
+    put_text(dl, ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f), label, g.x.label);
   }
-  if (g.y.label && *g.y.label) dl->AddText(ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y.label);
+  if (g.y.label && *g.y.label) put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y.label);
+  g.outer_clip_min = dl->GetClipRectMin();
+  g.outer_clip_max = dl->GetClipRectMax();
   dl->PushClipRect(g.area_min, g.area_max, true);
   return true;
 }
@@ -326,10 +388,36 @@ void bars(const char* label, std::span<const double> xs, std::span<const double>
   if (label && *label) g.legend_only.emplace_back(label, color);
 }
 
+namespace {
+// Where a reference line's label goes: at `at`, or moved past the labels already placed in this
+// plot (rightwards for horizontal lines, downwards for vertical ones), so that lines close
+// together never write their labels over each other.
+ImVec2 place_line_label(ImVec2 at, ImVec2 size, bool rightwards) {
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const ImVec4& r : g.line_labels)
+      if (at.x < r.z && at.x + size.x > r.x && at.y < r.w && at.y + size.y > r.y) {
+        if (rightwards) at.x = r.z + ImGui::GetFontSize() * 0.5f;
+        else at.y = r.w + 1;
+        moved = true;
+      }
+  }
+  g.line_labels.emplace_back(at.x, at.y, at.x + size.x, at.y + size.y);
+  return at;
+}
+}  // namespace
+
 void hline(const char* label, double y, ImU32 color, float thickness) {
   const float py = to_screen(g.x.min, y).y;
   g.draw->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), color, thickness);
-  if (label && *label) g.draw->AddText(ImVec2(g.area_min.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+  if (label && *label) {
+    // Above the line, or under it when the line runs along the top of the data area.
+    const float font = ImGui::GetFontSize();
+    const float above = py - font - 1;
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    const ImVec2 at = place_line_label(ImVec2(g.area_min.x + 4, above >= g.area_min.y ? above : py + 1), size, true);
+    put_text(g.draw, at, color, label);
+  }
 }
 
 void vline(const char* label, double x, ImU32 color, float thickness) {
@@ -337,9 +425,10 @@ void vline(const char* label, double x, ImU32 color, float thickness) {
   g.draw->AddLine(ImVec2(px, g.area_min.y), ImVec2(px, g.area_max.y), color, thickness);
   if (label && *label) {
     // Label on the side with more room, so it stays clear of the legend in the top-right.
-    const float w = ImGui::CalcTextSize(label).x;
+    const ImVec2 size = ImGui::CalcTextSize(label);
     const bool left = px > (g.area_min.x + g.area_max.x) * 0.5f;
-    g.draw->AddText(ImVec2(left ? px - w - 4 : px + 4, g.area_min.y + 2), color, label);
+    const ImVec2 at = place_line_label(ImVec2(left ? px - size.x - 4 : px + 4, g.area_min.y + 2), size, false);
+    put_text(g.draw, at, color, label);
   }
 }
 
@@ -349,6 +438,7 @@ bool drag_line(const char* label, double* value, double lo, double hi, bool hori
   const ImGuiID id = key(label) + 1;  // distinct from the visibility key of the same label
   const ImGuiID dragging = key("##dragging");
   const float mouse_px = horizontal ? g.mouse.y : g.mouse.x;
+  if (g.hovered && near_line(line_px, mouse_px)) g_control_under_pointer = true;
   if (g.clicked && near_line(line_px, mouse_px)) g.storage->SetInt(dragging, static_cast<int>(id));
   if (!g.active) {
     if (g.storage->GetInt(dragging, 0) == static_cast<int>(id)) g.storage->SetInt(dragging, 0);
@@ -437,45 +527,56 @@ void rect(double x0, double y0, double x1, double y1, ImU32 color) {
   g.draw->AddRectFilled(a, ImVec2(std::max(b.x, a.x + 1.0f), b.y), color);
 }
 
-void text(double x, double y, ImU32 color, const char* s) { g.draw->AddText(to_screen(x, y), color, s); }
+void text(double x, double y, ImU32 color, const char* s) { put_text(g.draw, to_screen(x, y), color, s); }
 
 void end() {
   ImDrawList* dl = g.draw;
   const float font = ImGui::GetFontSize();
 
-  // Legend, top-right inside the data area (reference-line labels sit on the left). A click on
-  // an entry hides or shows its series.
+  // Legend: entries flow across the strip above the data area, after the y axis' title, and
+  // wrap into more rows when the plot is narrow. A click on an entry hides or shows its series.
   std::vector<std::pair<std::string, ImU32>> entries = g.legend_only;
   for (const auto& s : g.series) entries.emplace_back(s.label, s.color);
   bool legend_click = false;
+  int rows = 0;
   if (g.options.legend && !entries.empty()) {
-    float width = 0;
-    for (const auto& e : entries) width = std::max(width, ImGui::CalcTextSize(e.first.c_str()).x);
-    const float box_width = width + font * 2.0f;
-    const ImVec2 box_min(g.area_max.x - box_width - 6, g.area_min.y + 6);
-    const ImVec2 box_max(box_min.x + box_width,
-                         box_min.y + static_cast<float>(entries.size()) * font * 1.25f + font * 0.3f);
-    dl->AddRectFilled(box_min, box_max, IM_COL32(20, 22, 28, 210), 3.0f);
-    float y = box_min.y + font * 0.2f;
+    const ImVec2 clip_min(std::max(g.frame_min.x, g.outer_clip_min.x), std::max(g.frame_min.y, g.outer_clip_min.y));
+    const ImVec2 clip_max(std::min(g.frame_max.x, g.outer_clip_max.x), std::min(g.frame_max.y, g.outer_clip_max.y));
+    dl->PushClipRect(clip_min, clip_max, false);
+    const float title = (g.y.label && *g.y.label) ? ImGui::CalcTextSize(g.y.label).x + font * 1.4f : 0.0f;
+    const float row_h = font * 1.25f;
+    const float left = g.frame_min.x + font * 0.4f, right = g.frame_max.x - font * 0.4f;
+    float x = left + title, y = g.frame_min.y + font * 0.1f;
+    rows = 1;
     for (const auto& e : entries) {
-      const bool shown = visible(e.first.c_str());
-      const ImVec2 row_min(box_min.x, y), row_max(box_max.x, y + font * 1.25f);
-      if (g.clicked && ImGui::IsMouseHoveringRect(row_min, row_max)) {
-        g.storage->SetBool(key(e.first.c_str()), shown);
-        legend_click = true;
+      const float w = legend_entry_width(e.first, font);
+      if (x + w > right && x > left) {  // a new row, unless this one is still empty
+        x = left;
+        y += row_h;
+        ++rows;
       }
-      dl->AddRectFilled(ImVec2(box_min.x + font * 0.3f, y + font * 0.3f), ImVec2(box_min.x + font * 1.0f, y + font * 0.9f),
+      const bool shown = visible(e.first.c_str());
+      const ImVec2 entry_min(x, y), entry_max(x + w, y + row_h);
+      if (g.hovered && ImGui::IsMouseHoveringRect(entry_min, entry_max)) {
+        g_control_under_pointer = true;
+        if (g.clicked) {
+          g.storage->SetBool(key(e.first.c_str()), shown);
+          legend_click = true;
+        }
+      }
+      dl->AddRectFilled(ImVec2(x, y + font * 0.25f), ImVec2(x + font * 0.7f, y + font * 0.95f),
                         shown ? e.second : colors::with_alpha(e.second, 60));
-      dl->AddText(ImVec2(box_min.x + font * 1.3f, y), shown ? IM_COL32(220, 220, 230, 255) : IM_COL32(130, 130, 140, 255),
-                  e.first.c_str());
-      y += font * 1.25f;
+      put_text(dl, ImVec2(x + font * 1.0f, y), shown ? palette().ink : palette().ink_dim, e.first.c_str());
+      x += w;
     }
+    dl->PopClipRect();
   }
+  g.storage->SetInt(key("##legend_rows"), rows);
   if (!legend_click) handle_zoom_and_pan();
 
   // Hover readout: a crosshair and each labelled line's value under the mouse.
   if (g.hovered && !g.active && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x && !g.series.empty()) {
-    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y), IM_COL32(255, 255, 255, 90));
+    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y), colors::with_alpha(palette().ink, 90));
     const double x = data_x(g.mouse.x);
     ImGui::BeginTooltip();
     ImGui::Text("%s = %.4g", (g.x.label && *g.x.label) ? g.x.label : "x", x);

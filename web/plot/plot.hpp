@@ -5,6 +5,8 @@
 #include <span>
 #include <string>
 
+#include "plot/palette.hpp"
+
 // vigil's small plotting module, drawn with ImDrawList (no ImPlot is available to us).
 // Immediate mode, like ImGui itself:
 //
@@ -27,15 +29,7 @@ struct Axis {
   const char* const* tick_names = nullptr;  // with index_ticks: names instead of numbers
 };
 
-// Colours that stay readable on the dark theme.
 namespace colors {
-inline constexpr ImU32 blue = IM_COL32(90, 160, 255, 255);
-inline constexpr ImU32 orange = IM_COL32(255, 160, 60, 255);
-inline constexpr ImU32 green = IM_COL32(90, 200, 120, 255);
-inline constexpr ImU32 red = IM_COL32(240, 80, 80, 255);
-inline constexpr ImU32 yellow = IM_COL32(240, 210, 80, 255);
-inline constexpr ImU32 purple = IM_COL32(190, 130, 255, 255);
-inline constexpr ImU32 grey = IM_COL32(150, 150, 160, 255);
 inline ImU32 with_alpha(ImU32 c, int alpha) {
   return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24);
 }
@@ -100,6 +94,17 @@ void rect(double x0, double y0, double x1, double y1, ImU32 color);
 
 // Text at a data position (for annotations such as "crash").
 void text(double x, double y, ImU32 color, const char* text);
+
+// Draws text and records it for the layout report (app/layout_report.hpp), which the browser
+// tests read to check that no two labels overlap. Every text of a plot goes through here.
+void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text);
+
+// Touch input lets a finger that lands on a plot's background scroll the page, and gives it to
+// the plot only on a control of its own (a draggable line, a legend entry): the background
+// item under the pointer in this frame, 0 if none or if a control of the plot is there.
+// new_frame() forgets the last frame's answer.
+void new_frame();
+ImGuiID background_under_pointer();
 
 // Data <-> screen for the current plot (valid between begin and end).
 ImVec2 to_screen(double x, double y);

@@ -1,0 +1,27 @@
+#include "app/screen.hpp"
+
+namespace vigil::web::screen {
+
+namespace {
+float g_css_width = 1280, g_css_height = 720, g_dpr = 1;
+bool g_touch = false;
+bool g_embedded = false;
+}  // namespace
+
+void set(float css_width, float css_height, float dpr) {
+  g_css_width = css_width;
+  g_css_height = css_height;
+  g_dpr = dpr;
+}
+
+bool narrow() { return g_css_width < kNarrowBelowCss; }
+float dpr() { return g_dpr; }
+float css_width() { return g_css_width; }
+
+void set_embedded(bool embedded) { g_embedded = embedded; }
+bool embedded() { return g_embedded; }
+
+void set_touch(bool touch) { g_touch = touch; }
+bool touch() { return g_touch; }
+
+}  // namespace vigil::web::screen

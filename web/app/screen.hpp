@@ -1,0 +1,24 @@
+#pragma once
+
+namespace vigil::web::screen {
+
+// Below this width (CSS pixels) a demo stacks its controls under its plots: two columns of a
+// phone's 320-412 px, or of a 560 px documentation frame, leave each too thin to read.
+inline constexpr float kNarrowBelowCss = 600.0f;
+
+// The canvas as the page laid it out; set by the frame loop before each frame.
+void set(float css_width, float css_height, float dpr);
+bool narrow();
+float dpr();
+float css_width();
+
+// Whether the app shows one demo inside another page (embed=1). There a narrow demo starts with
+// its controls folded: a reader scrolling past sees the plots, and opens the controls to play.
+void set_embedded(bool embedded);
+bool embedded();
+
+// Whether the last input was a finger: widgets grow to fingertip size.
+void set_touch(bool touch);
+bool touch();
+
+}  // namespace vigil::web::screen
