@@ -182,6 +182,18 @@ bool near_line(float px, float mouse) {
   return std::abs(px - mouse) <= 5.0f + ImGui::GetStyle().TouchExtraPadding.x * 4.0f;
 }
 
+// `text`, or as much of it as fits in `width` pixels followed by "...".
+std::string fit_text(const char* text, float width) {
+  if (ImGui::CalcTextSize(text).x <= width) return text;
+  std::string cut = text;
+  while (!cut.empty() && ImGui::CalcTextSize((cut + "...").c_str()).x > width) {
+    // Drop the last whole UTF-8 character: its continuation bytes, then its lead byte.
+    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+    if (!cut.empty()) cut.pop_back();
+  }
+  return cut + "...";
+}
+
 // Legend entries: a swatch and a label each, laid in rows across the top strip of the plot.
 float legend_entry_width(const std::string& label, float font) {
   return font * 1.3f + ImGui::CalcTextSize(label.c_str()).x + font * 0.9f;
@@ -319,11 +331,16 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   }
   dl->AddRect(g.area_min, g.area_max, palette().axis);
   // Axis titles: x centred under the ticks, y above the axis (ImGui cannot rotate text).
+  // Titles wider than the plot (a phone's width) are cut short with "...", never run past it.
+  const float title_room = size.x - font * 0.8f;
   if (g.x.label && *g.x.label) {
-    const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
-    put_text(dl, ImVec2((g.area_min.x + g.area_max.x - ts.x) * 0.5f, g.area_max.y + font * 1.3f), label, g.x.label);
+    const std::string title = fit_text(g.x.label, title_room);
+    const float w = ImGui::CalcTextSize(title.c_str()).x;
+    const float x = std::clamp((g.area_min.x + g.area_max.x - w) * 0.5f, pos.x + font * 0.4f, pos.x + size.x - w - font * 0.4f);
+    put_text(dl, ImVec2(x, g.area_max.y + font * 1.3f), label, title.c_str());
   }
-  if (g.y.label && *g.y.label) put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y.label);
+  if (g.y.label && *g.y.label)
+    put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, fit_text(g.y.label, title_room).c_str());
   g.outer_clip_min = dl->GetClipRectMin();
   g.outer_clip_max = dl->GetClipRectMax();
   dl->PushClipRect(g.area_min, g.area_max, true);
@@ -543,7 +560,9 @@ void end() {
     const ImVec2 clip_min(std::max(g.frame_min.x, g.outer_clip_min.x), std::max(g.frame_min.y, g.outer_clip_min.y));
     const ImVec2 clip_max(std::min(g.frame_max.x, g.outer_clip_max.x), std::min(g.frame_max.y, g.outer_clip_max.y));
     dl->PushClipRect(clip_min, clip_max, false);
-    const float title = (g.y.label && *g.y.label) ? ImGui::CalcTextSize(g.y.label).x + font * 1.4f : 0.0f;
+    const float title = (g.y.label && *g.y.label)
+                            ? ImGui::CalcTextSize(fit_text(g.y.label, g.frame_max.x - g.frame_min.x - font * 0.8f).c_str()).x + font * 1.4f
+                            : 0.0f;
     const float row_h = font * 1.25f;
     const float left = g.frame_min.x + font * 0.4f, right = g.frame_max.x - font * 0.4f;
     float x = left + title, y = g.frame_min.y + font * 0.1f;
