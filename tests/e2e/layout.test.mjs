@@ -5,9 +5,9 @@
 // no two texts overlapping. The desktop width (1280) keeps two columns and must be as clean,
 // but for the fingertip-wide controls, which a mouse does not need.
 import { artifact, check, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
+import { layoutProblems, named } from './layout_checks.mjs';
 
 const args = parseArgs(process.argv.slice(2));
-const kMinControl = 80;
 const demos = [
   ['phi', ''], ['gossip', '&n=1000&autoplay=1&rate=3'], ['gossip', '&view=membership&n=100'],
   ['swim', '&n=12&kill=5&speed=3'], ['retry', '&view=hysteresis'], ['retry', '&view=chain'],
@@ -15,37 +15,6 @@ const demos = [
   ['live', ''],
 ];
 const widths = [320, 412, 560, 1280];
-
-const overlap = (a, b) => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 1 &&
-                          Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 1;
-// Widgets: ImGui stretches a table's selectable rows over the spacing between them, so that
-// neighbours share a quarter of their height; a widget drawn on top of another covers more.
-const covers = (a, b) => {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x), h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 1 && h > 1 && w * h > 0.4 * Math.min(a.w * a.h, b.w * b.h);
-};
-const named = (i) => i.label && !i.label.startsWith('#');
-// A table or a header holds the widgets drawn inside it: containing is not overlapping.
-const contains = (a, b) => a.x <= b.x + 0.5 && a.y <= b.y + 0.5 && a.x + a.w >= b.x + b.w - 0.5 && a.y + a.h >= b.y + b.h - 0.5;
-
-function problems(layout, phone) {
-  const out = [];
-  const controls = layout.items.filter(named);
-  for (const c of controls) {
-    if (phone && c.w < kMinControl) out.push(`"${c.label}" is ${c.w} px wide`);
-    if (c.clipped) out.push(`"${c.label}" is cut off by its window`);
-    if (c.x < -0.5 || c.x + c.w > layout.css_width + 0.5) out.push(`"${c.label}" runs off the canvas`);
-  }
-  for (let i = 0; i < controls.length; ++i)
-    for (let j = i + 1; j < controls.length; ++j)
-      if (covers(controls[i], controls[j]) && !contains(controls[i], controls[j]) && !contains(controls[j], controls[i]))
-        out.push(`"${controls[i].label}" overlaps "${controls[j].label}"`);
-  const texts = layout.texts;
-  for (let i = 0; i < texts.length; ++i)
-    for (let j = i + 1; j < texts.length; ++j)
-      if (overlap(texts[i], texts[j])) out.push(`text "${texts[i].text}" overlaps "${texts[j].text}"`);
-  return out;
-}
 
 const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
@@ -82,7 +51,7 @@ try {
       }
       const what = `${demo}${extra.replace(/&(autoplay|rate|speed|kill|n)=[^&]*/g, '')} at ${width} px`;
       check(s.layout.narrow === phone, `${what}: laid out in ${phone ? 'one column' : 'two columns'}`);
-      const found = problems(s.layout, phone);
+      const found = layoutProblems(s.layout, phone);
       check(found.length === 0, `${what}: ${s.layout.items.filter(named).length} controls and ` +
             `${s.layout.texts.length} texts fit (${found.slice(0, 6).join('; ')})`);
       check(errors.length === 0, `${what}: no console errors (${errors.join(' | ')})`);

@@ -2,6 +2,7 @@
 // all three agents by itself; after one agent is killed with SIGKILL, the survivors' own views,
 // as the page shows them, hold it dead.
 import { spawn } from 'node:child_process';
+import { layoutProblems } from './layout_checks.mjs';
 import { artifact, check, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
          waitForFrames } from './harness.mjs';
 
@@ -61,6 +62,26 @@ try {
   check(stats.colors > 100 && stats.nonBackground > 0.05,
         `screenshot is not blank (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(1)}% drawn)`);
   check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
+
+  // The same cluster on a phone (320 CSS px, touch): one column, every widget and label fits.
+  const phone = await (await browser.newContext({ viewport: { width: 320, height: 700 }, deviceScaleFactor: 2,
+                                                  hasTouch: true, isMobile: true })).newPage();
+  await phone.goto(`${url}?demo=live`);
+  await phone.waitForFunction(() => {
+    const st = window.vigil && window.vigil.state();
+    return st && st.agents && st.agents.filter((a) => a.status === 'connected').length === 2;
+  }, null, { timeout: 60000, polling: 200 });
+  const frame = await phone.evaluate(() => window.vigil.state().frame);
+  await phone.evaluate(() => window.vigil.wake());
+  await waitForFrames(phone, frame + 3);
+  const small = await phone.evaluate(() => window.vigil.state());
+  const found = layoutProblems(small.layout, true);
+  check(small.layout.narrow && found.length === 0,
+        `on a 320 px phone the live view is one column and fits (${found.slice(0, 4).join('; ')})`);
+  const survivors = info.agents.filter((a) => a.name !== victim.name).map((a) => a.name);
+  check(survivors.every((name) => small.layout.texts.some((t) => t.text === name)),
+        `and its matrix names the agents that are up (${survivors.join(', ')})`);
+  await phone.screenshot({ path: artifact(args, 'live_panel_phone.png'), fullPage: true });
 } finally {
   await browser.close();
   stopDemo();

@@ -15,7 +15,7 @@ namespace {
 struct Item {
   ImGuiID id = 0;
   ImRect rect;
-  bool clipped = false;  // not wholly inside its window's visible area
+  bool clipped = false;  // not wholly inside its window's visible area, and not to be scrolled to
   std::string label;     // empty until ItemInfo names it; unnamed items are not reported
   std::string window;
 };
@@ -100,7 +100,16 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   vigil::web::layout::Item item;
   item.id = id;
   item.rect = bb;
-  item.clipped = window && !window->ClipRect.Contains(bb);
+  // Cut off: outside its window's visible area in a way the reader cannot scroll to (a row of a
+  // scrolling table below the fold is not cut off; a button past the right edge is).
+  if (window) {
+    const ImRect& clip = window->ClipRect;
+    const bool out_x = bb.Min.x < clip.Min.x - 0.5f || bb.Max.x > clip.Max.x + 0.5f;
+    // Selectable rows reach half the item spacing above and below their text, by design.
+    const float slack_y = ctx->Style.ItemSpacing.y * 0.5f + 0.5f;
+    const bool out_y = bb.Min.y < clip.Min.y - slack_y || bb.Max.y > clip.Max.y + slack_y;
+    item.clipped = out_x || (out_y && window->ScrollMax.y <= 0.0f);
+  }
   item.window = window ? window->Name : "";
   g_building.items.push_back(std::move(item));
 }

@@ -271,7 +271,11 @@ void LivePanel::draw_matrix(float height) {
 void LivePanel::draw_peer_table(const AgentLink& l) {
   hint("%s's detectors, per peer", l.name().c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
-  const float rows_height = ImGui::GetContentRegionAvail().y * 0.6f;
+  // All rows when they fit in the space, else a share of it that scrolls.
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float rows_height = all_rows <= avail ? all_rows : avail * 0.6f;
   if (ImGui::BeginTable("peers", 4, flags, ImVec2(0, rows_height))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("peer");
