@@ -77,6 +77,16 @@ export async function waitForFrames(page, frames = 3, timeout = 30000) {
   }, frames, { timeout, polling: 100 });
 }
 
+// Has the page draw `n` more frames, asking for each one: a demo at rest draws only for 400 ms
+// after an input, which a loaded machine may spend on a single frame.
+export async function drawFrames(page, n = 3, timeout = 30000) {
+  for (let i = 0; i < n; ++i) {
+    const drawn = await page.evaluate(() => window.vigil.frames());
+    await page.evaluate(() => window.vigil.wake());
+    await page.waitForFunction((k) => window.vigil.frames() > k, drawn, { timeout, polling: 20 });
+  }
+}
+
 // Saves a screenshot and measures it in the browser: how many distinct colours and what share
 // of pixels differ from the most common one. A blank or single-colour page scores near zero.
 export async function screenshotStats(browser, page, file) {

@@ -4,7 +4,7 @@
 // no control narrower than 80 px, no control outside the canvas or clipped by its window, and
 // no two texts overlapping. The desktop width (1280) keeps two columns and must be as clean,
 // but for the fingertip-wide controls, which a mouse does not need.
-import { artifact, check, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
+import { artifact, check, drawFrames, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
 import { layoutProblems, named } from './layout_checks.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -33,9 +33,7 @@ try {
       await page.goto(`${server.url}index.html?demo=${demo}&embed=1${extra}`);
       await waitForFrames(page, 3, 60000);  // a demo at rest draws three frames and sleeps
       // Let plots settle (the legend's rows are measured in one frame and used in the next).
-      const f = await page.evaluate(() => window.vigil.state().frame);
-      await page.evaluate(() => window.vigil.wake());
-      await waitForFrames(page, f + 3, 30000);
+      await drawFrames(page, 3);
       let s = await page.evaluate(() => window.vigil.state());
       // An embedded demo on a narrow screen starts with its controls folded: open them.
       const header = s.layout.items.find((i) => i.label === 'Controls');
@@ -43,9 +41,7 @@ try {
         const below = (st) => st.layout.items.filter((i) => i.y > header.y + header.h).length;
         check(below(s) === 0, `${demo} at ${width} px: embedded, it starts with its controls folded`);
         await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
-        const g = await page.evaluate(() => window.vigil.state().frame);
-        await page.evaluate(() => window.vigil.wake());
-        await waitForFrames(page, g + 3, 30000);
+        await drawFrames(page, 3);
         s = await page.evaluate(() => window.vigil.state());
         check(below(s) > 0, `${demo} at ${width} px: one click opens them (${below(s)} controls)`);
       }

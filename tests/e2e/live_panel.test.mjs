@@ -3,7 +3,7 @@
 // as the page shows them, hold it dead.
 import { spawn } from 'node:child_process';
 import { layoutProblems } from './layout_checks.mjs';
-import { artifact, check, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
+import { artifact, check, drawFrames, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
          waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -71,9 +71,7 @@ try {
     const st = window.vigil && window.vigil.state();
     return st && st.agents && st.agents.filter((a) => a.status === 'connected').length === 2;
   }, null, { timeout: 60000, polling: 200 });
-  const frame = await phone.evaluate(() => window.vigil.state().frame);
-  await phone.evaluate(() => window.vigil.wake());
-  await waitForFrames(phone, frame + 3);
+  await drawFrames(phone, 3);
   const small = await phone.evaluate(() => window.vigil.state());
   const found = layoutProblems(small.layout, true);
   check(small.layout.narrow && found.length === 0,

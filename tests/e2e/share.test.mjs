@@ -4,7 +4,7 @@
 // origin with embed.js, shows the same demo with the same parameters. The popup's copy button
 // puts the snippet on the clipboard.
 import http from 'node:http';
-import { check, freePort, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
+import { check, drawFrames, freePort, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 // Each demo with parameters away from its defaults.
@@ -90,8 +90,7 @@ try {
   await page.goto(`${server.url}index.html?demo=swim&n=9`);
   await waitForFrames(page, 3, 60000);
   const item = async (label, nth = 0) => {
-    await page.evaluate(() => window.vigil.wake());
-    await waitForFrames(page, (await page.evaluate(() => window.vigil.state().frame)) + 2);
+    await drawFrames(page, 2);
     const found = (await page.evaluate(() => window.vigil.state())).layout.items.filter((i) => i.label === label);
     if (found.length <= nth) throw new Error(`no "${label}" (#${nth}) on screen`);
     return found[nth];

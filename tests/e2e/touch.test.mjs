@@ -3,7 +3,7 @@
 // line moves it in proportion to the drag, and a vertical swipe that starts on a plot scrolls
 // the page while one that starts on a slider does not. Touches are real touch events (the
 // DevTools protocol's Input.dispatchTouchEvent), so the browser decides about scrolling itself.
-import { check, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
+import { check, drawFrames, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const server = await startServer(args.vigil, args.web);
@@ -21,15 +21,7 @@ try {
 
   const state = () => page.evaluate(() => window.vigil.state());
   // The app has drawn `n` more frames: whatever a touch queued has been applied.
-  // A slow software renderer draws only a few frames in the 400 ms an input keeps the app
-  // awake, so each frame waited for is asked for.
-  const settle = async (n = 4) => {
-    for (let i = 0; i < n; ++i) {
-      const f = await page.evaluate(() => window.vigil.frames());
-      await page.evaluate(() => window.vigil.wake());
-      await page.waitForFunction((k) => window.vigil.frames() > k, f, { timeout: 20000, polling: 20 });
-    }
-  };
+  const settle = (n = 4) => drawFrames(page, n);
   // A widget's or a text's rectangle in page coordinates (the layout is in canvas pixels).
   const find = async (label, kind = 'items') => {
     const s = await state();
