@@ -52,7 +52,7 @@ void fit_canvas() {
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size("#canvas", &css_w, &css_h);
   const double dpr = emscripten_get_device_pixel_ratio();
-  vigil::web::screen::set(static_cast<float>(css_w), static_cast<float>(css_h), static_cast<float>(dpr));
+  vigil::web::screen::set(static_cast<float>(css_w), static_cast<float>(dpr));
   const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
   const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
   int cur_w = 0, cur_h = 0;

@@ -3,14 +3,13 @@
 namespace vigil::web::screen {
 
 namespace {
-float g_css_width = 1280, g_css_height = 720, g_dpr = 1;
+float g_css_width = 1280, g_dpr = 1;
 bool g_touch = false;
 bool g_embedded = false;
 }  // namespace
 
-void set(float css_width, float css_height, float dpr) {
+void set(float css_width, float dpr) {
   g_css_width = css_width;
-  g_css_height = css_height;
   g_dpr = dpr;
 }
 

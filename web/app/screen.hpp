@@ -7,7 +7,7 @@ namespace vigil::web::screen {
 inline constexpr float kNarrowBelowCss = 600.0f;
 
 // The canvas as the page laid it out; set by the frame loop before each frame.
-void set(float css_width, float css_height, float dpr);
+void set(float css_width, float dpr);
 bool narrow();
 float dpr();
 float css_width();

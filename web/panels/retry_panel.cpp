@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
@@ -541,41 +542,21 @@ void RetryPanel::draw() {
   const auto start = std::chrono::steady_clock::now();
   draw_view_selector();
   const float label_width = ImGui::GetFontSize() * 8.0f;
+  // Each view's controls and its plots, which size themselves to the space left in their window.
+  using Draw = void (RetryPanel::*)();
+  static constexpr std::pair<Draw, Draw> kViews[] = {
+      {&RetryPanel::draw_hysteresis_controls, &RetryPanel::draw_hysteresis_plots},
+      {&RetryPanel::draw_chain_controls, &RetryPanel::draw_chain_plots},
+      {&RetryPanel::draw_fleet_controls, &RetryPanel::draw_fleet_plots},
+      {&RetryPanel::draw_server_controls, &RetryPanel::draw_server_plots},
+  };
+  const std::pair<Draw, Draw>& shown = kViews[static_cast<int>(view_)];
   const auto controls = [&] {
     ImGui::PushItemWidth(-label_width);
-    switch (view_) {
-      case View::hysteresis:
-        draw_hysteresis_controls();
-        break;
-      case View::chain:
-        draw_chain_controls();
-        break;
-      case View::fleet:
-        draw_fleet_controls();
-        break;
-      case View::server:
-        draw_server_controls();
-        break;
-    }
+    (this->*shown.first)();
     ImGui::PopItemWidth();
   };
-  // Each view's plots size themselves to the space left in their window.
-  const auto plots = [&](float) {
-    switch (view_) {
-      case View::hysteresis:
-        draw_hysteresis_plots();
-        break;
-      case View::chain:
-        draw_chain_plots();
-        break;
-      case View::fleet:
-        draw_fleet_plots();
-        break;
-      case View::server:
-        draw_server_plots();
-        break;
-    }
-  };
+  const auto plots = [&](float) { (this->*shown.second)(); };
   panel_layout({"retry", 21.0f, 0.36f, 36.0f}, controls, plots);
   draw_ms_ = ms_since(start);
 }

@@ -21,6 +21,7 @@ struct State {
   ImDrawList* draw = nullptr;
   ImVec2 frame_min, frame_max;  // the whole widget
   ImVec2 outer_clip_min, outer_clip_max;  // the window's clipping, around the data area's
+  std::string y_title;  // the y axis' title as drawn: cut to the plot's width
   ImVec2 area_min, area_max;    // the data area, inside the axes
   Axis x, y;
   Options options;
@@ -339,8 +340,10 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
     const float x = std::clamp((g.area_min.x + g.area_max.x - w) * 0.5f, pos.x + font * 0.4f, pos.x + size.x - w - font * 0.4f);
     put_text(dl, ImVec2(x, g.area_max.y + font * 1.3f), label, title.c_str());
   }
-  if (g.y.label && *g.y.label)
-    put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, fit_text(g.y.label, title_room).c_str());
+  if (g.y.label && *g.y.label) {
+    g.y_title = fit_text(g.y.label, title_room);
+    put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y_title.c_str());
+  }
   g.outer_clip_min = dl->GetClipRectMin();
   g.outer_clip_max = dl->GetClipRectMax();
   dl->PushClipRect(g.area_min, g.area_max, true);
@@ -560,9 +563,7 @@ void end() {
     const ImVec2 clip_min(std::max(g.frame_min.x, g.outer_clip_min.x), std::max(g.frame_min.y, g.outer_clip_min.y));
     const ImVec2 clip_max(std::min(g.frame_max.x, g.outer_clip_max.x), std::min(g.frame_max.y, g.outer_clip_max.y));
     dl->PushClipRect(clip_min, clip_max, false);
-    const float title = (g.y.label && *g.y.label)
-                            ? ImGui::CalcTextSize(fit_text(g.y.label, g.frame_max.x - g.frame_min.x - font * 0.8f).c_str()).x + font * 1.4f
-                            : 0.0f;
+    const float title = g.y_title.empty() ? 0.0f : ImGui::CalcTextSize(g.y_title.c_str()).x + font * 1.4f;
     const float row_h = font * 1.25f;
     const float left = g.frame_min.x + font * 0.4f, right = g.frame_max.x - font * 0.4f;
     float x = left + title, y = g.frame_min.y + font * 0.1f;
