@@ -38,7 +38,7 @@ Status ClusterOptions::validate() const {
 }
 
 swim::Address SwimCluster::address_of(std::size_t i) {
-  return swim::Address{0x0A000000u | static_cast<std::uint32_t>(i), kPort};
+  return swim::Address::from_v4(0x0A000000u | static_cast<std::uint32_t>(i), kPort);
 }
 
 std::optional<std::size_t> SwimCluster::host_of(const std::string& name) const {
@@ -178,8 +178,8 @@ void SwimCluster::deliver(std::size_t to, std::size_t from, const wire::Bytes& b
 void SwimCluster::drain(std::size_t i) {
   swim::Outbox& box = hosts_[i].node->outbox();
   for (auto& d : box.datagrams) {
-    const std::uint32_t host = d.to.ip & 0x00FFFFFFu;
-    if ((d.to.ip >> 24) != 10 || d.to.port != kPort || host >= hosts_.size()) {
+    const std::uint32_t host = d.to.v4() & 0x00FFFFFFu;
+    if (!d.to.is_v4() || (d.to.v4() >> 24) != 10 || d.to.port != kPort || host >= hosts_.size()) {
       ++dropped_;
       continue;
     }
@@ -191,8 +191,8 @@ void SwimCluster::drain(std::size_t i) {
     queue_.push(now_ + *delay, Deliver{host, i, std::move(d.bytes)});
   }
   for (auto& s : box.streams) {
-    const std::uint32_t host = s.to.ip & 0x00FFFFFFu;
-    if ((s.to.ip >> 24) != 10 || host >= hosts_.size() || !network_.connected(i, host)) {
+    const std::uint32_t host = s.to.v4() & 0x00FFFFFFu;
+    if (!s.to.is_v4() || (s.to.v4() >> 24) != 10 || host >= hosts_.size() || !network_.connected(i, host)) {
       queue_.push(now_ + kStreamTimeout, StreamFail{i, s.id});
       continue;
     }

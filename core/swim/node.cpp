@@ -131,13 +131,34 @@ Millis Node::stagger(Millis period) {
 }
 
 void Node::join(Millis now, const std::vector<Address>& seeds) {
+  if (!join_result_) join_result_ = JoinResult{};
   for (const auto& seed : seeds) {
-    if (seed == self_address_) continue;
+    if (seed == self_address_) {
+      join_result_->failures.push_back({seed, "this node's own address"});
+      continue;
+    }
     Member seed_member;
     seed_member.address = seed;
-    exchange_with(seed_member, true);
+    join_streams_[exchange_with(seed_member, true)] = seed;
   }
-  (void)now;
+  if (join_streams_.empty()) {
+    join_result_->at = now;
+    outbox_.join_results.push_back(std::move(*join_result_));
+    join_result_.reset();
+  }
+}
+
+void Node::join_exchange_ended(Millis now, std::uint64_t id, std::optional<std::string> failure) {
+  auto it = join_streams_.find(id);
+  if (it == join_streams_.end()) return;
+  if (!join_result_) join_result_ = JoinResult{};
+  if (failure) join_result_->failures.push_back({it->second, std::move(*failure)});
+  else join_result_->contacted.push_back(it->second);
+  join_streams_.erase(it);
+  if (!join_streams_.empty()) return;
+  join_result_->at = now;
+  outbox_.join_results.push_back(std::move(*join_result_));
+  join_result_.reset();
 }
 
 void Node::add_member(Millis now, const std::string& name, Address address,
@@ -544,7 +565,7 @@ const wire::Bytes& Node::local_state(bool join) {
 
 wire::Bytes Node::encode_state(bool join) const {
   // Views into the member table: a thousand members cost no allocation each.
-  std::vector<std::array<std::uint8_t, 4>> ips;
+  std::vector<Address::Bytes> ips;
   std::vector<wire::PushNodeStateView> views;
   ips.reserve(nodes_.size());
   views.reserve(nodes_.size());
@@ -559,7 +580,7 @@ wire::Bytes Node::encode_state(bool join) const {
     ips.push_back(m->address.ip_bytes());
     wire::PushNodeStateView v;
     v.name = m->name;
-    v.addr = ips.back();
+    v.addr = std::span<const std::uint8_t>(ips.back().begin(), ips.back().end());
     v.port = m->address.port;
     v.meta = m->meta;
     v.incarnation = m->incarnation;
@@ -573,13 +594,14 @@ wire::Bytes Node::encode_state(bool join) const {
   return out;
 }
 
-void Node::exchange_with(const Member& peer, bool join) {
+std::uint64_t Node::exchange_with(const Member& peer, bool join) {
   const std::uint64_t id = next_stream_id_++;
   streams_[id] = join;
   StreamRequest req{id, peer.address, local_state(join), join};
   ++counters_.streams_sent;
   counters_.stream_bytes_sent += req.bytes.size();
   outbox_.streams.push_back(std::move(req));
+  return id;
 }
 
 void Node::push_pull(Millis now) {
@@ -677,19 +699,21 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
     auto remote = wire::decode_push_pull_view(bytes);
     if (!remote) {
       ++counters_.datagrams_rejected;
+      join_exchange_ended(now, id, "its reply did not decode: " + remote.error().message);
       return;
     }
     merge_remote_state(now, *remote);
   }
+  join_exchange_ended(now, id, std::nullopt);
   // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
   // announcement may have been spent while we knew only the seed.
   if (join && !left_) broadcast(now, self_name_, alive_message(*find(self_name_)));
 }
 
-void Node::handle_stream_failure(Millis now, std::uint64_t id) {
+void Node::handle_stream_failure(Millis now, std::uint64_t id, std::string_view reason) {
   streams_.erase(id);
   ping_streams_.erase(id);
-  (void)now;
+  join_exchange_ended(now, id, reason.empty() ? "no reply (refused, closed or timed out)" : std::string(reason));
 }
 
 Result<wire::Bytes> Node::frame_stream(std::span<const std::uint8_t> message,

@@ -8,6 +8,7 @@
 #include <queue>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -48,7 +49,9 @@ class Node {
 
   // Starts probing, gossiping and anti-entropy, and announces this node.
   void start(Millis now);
-  // Asks each seed for a full-state exchange (memberlist's join).
+  // Asks each seed for a full-state exchange (memberlist's join). Once every seed has answered
+  // or failed, the outbox holds a JoinResult saying which did; a join started while another is
+  // still under way joins it (one result for both).
   void join(Millis now, const std::vector<Address>& seeds);
   // Knows `name` as alive without any exchange: for static bootstraps in simulations. A
   // bootstrap is not news, so no event is emitted.
@@ -79,7 +82,8 @@ class Node {
   // decoder.
   static bool stream_message_complete(std::span<const std::uint8_t> bytes);
   void handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes);
-  void handle_stream_failure(Millis now, std::uint64_t id);
+  // `reason` says why, when the host knows (connection refused, timed out...).
+  void handle_stream_failure(Millis now, std::uint64_t id, std::string_view reason = {});
   // For hosts that carry exchanges over TCP: frames a message with this node's label and cipher,
   // and reads one framed message from what a stream has delivered so far (see wire::read_stream),
   // counting refused streams. `part`: a request opens a connection, a reply answers on it.
@@ -163,7 +167,10 @@ class Node {
   void gossip(Millis now);
   void push_pull(Millis now);
   void reconnect(Millis now);
-  void exchange_with(const Member& peer, bool join);
+  // Returns the stream's id.
+  std::uint64_t exchange_with(const Member& peer, bool join);
+  // A join exchange ended; the last one of a join reports the JoinResult.
+  void join_exchange_ended(Millis now, std::uint64_t id, std::optional<std::string> failure);
   Millis stagger(Millis period);
   void broadcast(Millis now, const std::string& member, const wire::Message& message);
   void resume_gossip(Millis now);
@@ -254,6 +261,8 @@ class Node {
   std::unordered_map<std::uint64_t, std::string> suspicion_tokens_;
   std::unordered_map<std::uint64_t, bool> streams_;                // pending exchanges: id -> join
   std::unordered_map<std::uint64_t, std::uint32_t> ping_streams_;  // TCP fallback pings: id -> seq
+  std::unordered_map<std::uint64_t, Address> join_streams_;         // a join's exchanges: id -> seed
+  std::optional<JoinResult> join_result_;                           // the join under way
   struct Forgotten {
     Address address;
     Millis since;

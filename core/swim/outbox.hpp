@@ -66,6 +66,19 @@ struct UserMessage {
   wire::Bytes payload;
 };
 
+// How a join (Node::join) ended, once every seed it asked has answered or failed. A seed that
+// answered with its state made this node a member: the cluster now learns of it by gossip.
+struct JoinResult {
+  struct Failure {
+    Address seed;
+    std::string reason;
+  };
+  Millis at{0};
+  std::vector<Address> contacted;  // seeds that answered with their state
+  std::vector<Failure> failures;
+  bool ok() const { return !contacted.empty(); }
+};
+
 // Everything a node wants done after it handled an input. The host drains it.
 struct Outbox {
   std::vector<Datagram> datagrams;
@@ -76,10 +89,11 @@ struct Outbox {
   // them (the simulation) cannot be made to grow without bound.
   static constexpr std::size_t kMaxUserMessages = 256;
   std::vector<UserMessage> user_messages;
+  std::vector<JoinResult> join_results;
 
   bool empty() const {
     return datagrams.empty() && streams.empty() && events.empty() && probe_results.empty() &&
-           user_messages.empty();
+           user_messages.empty() && join_results.empty();
   }
   void clear() {
     datagrams.clear();
@@ -87,6 +101,7 @@ struct Outbox {
     events.clear();
     probe_results.clear();
     user_messages.clear();
+    join_results.clear();
   }
 };
 

@@ -15,6 +15,7 @@
 
 #include "agent/agent_view.hpp"
 #include "agent/commands.hpp"
+#include "agent/socket_address.hpp"
 #include "agent/stream_link.hpp"
 #include "crypto/keyring.hpp"
 
@@ -25,16 +26,6 @@ namespace {
 constexpr Millis kStatsPeriod{100};     // at most 10 stats messages a second to viewers
 constexpr Millis kStreamTimeout{10000}; // memberlist's TCPTimeout
 constexpr Millis kGoodbye{1000};        // gossip the leave for this long before exiting
-
-sockaddr_in to_sockaddr(const swim::Address& a) {
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(a.ip);
-  sa.sin_port = htons(a.port);
-  return sa;
-}
-
-swim::Address from_sockaddr(const sockaddr_in& sa) { return swim::Address{ntohl(sa.sin_addr.s_addr), ntohs(sa.sin_port)}; }
 
 bool set_nonblocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL, 0);
@@ -124,7 +115,10 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
 
   const Millis now = agent->now();
   agent->node_.start(now);
-  if (!options.joins.empty()) agent->node_.join(now, options.joins);
+  if (!options.joins.empty()) {
+    agent->join_retry_.emplace(options.retry_interval, options.retry_max);
+    agent->attempt_join(now);
+  }
   agent->settle();
   return agent;
 }
@@ -147,26 +141,33 @@ Millis Agent::now() const {
 }
 
 Status Agent::open_sockets() {
-  const sockaddr_in sa = to_sockaddr(options_.bind);
+  socket_family_ = family_of(options_.bind);
+  const SocketAddress sa = to_sockaddr(options_.bind);
   const std::string where = options_.bind.to_string();
-  udp_fd_ = ::socket(AF_INET, SOCK_DGRAM, 0);
-  tcp_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+  udp_fd_ = ::socket(socket_family_, SOCK_DGRAM, 0);
+  tcp_fd_ = ::socket(socket_family_, SOCK_STREAM, 0);
   if (udp_fd_ < 0 || tcp_fd_ < 0) return Error{std::string("cannot create sockets: ") + std::strerror(errno)};
   const int one = 1;
   ::setsockopt(tcp_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   // A bigger receive buffer rides out bursts (and a paused agent) without dropping.
   const int rcvbuf = 2 * 1024 * 1024;
   ::setsockopt(udp_fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-  if (::bind(udp_fd_, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) != 0)
+  if (::bind(udp_fd_, sa.get(), sa.length) != 0)
     return Error{"cannot bind UDP " + where + ": " + std::strerror(errno)};
-  if (::bind(tcp_fd_, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) != 0 || ::listen(tcp_fd_, 64) != 0)
+  if (::bind(tcp_fd_, sa.get(), sa.length) != 0 || ::listen(tcp_fd_, 64) != 0)
     return Error{"cannot listen on TCP " + where + ": " + std::strerror(errno)};
   if (!set_nonblocking(udp_fd_) || !set_nonblocking(tcp_fd_)) return Error{"cannot make sockets non-blocking"};
   return ok_status();
 }
 
 int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_atomic_t& stop_now) {
-  while (!stop && http_->service_once()) {
+  while (!stop && !gave_up_ && http_->service_once()) {
+  }
+  if (gave_up_) {
+    // Never a member, so there is no one to say goodbye to (Serf exits 1 the same way).
+    std::fprintf(stderr, "vigil agent: could not join the cluster in %d attempts\n", join_attempt_);
+    for (auto& [link, owned] : streams_) link->abort();
+    return 1;
   }
   if (!node_.has_left()) {
     leaving_ = true;
@@ -187,11 +188,13 @@ void Agent::on_readable() {
   // Bounded per call so a flood cannot starve timers and viewers.
   for (int i = 0; i < 512; ++i) {
     std::uint8_t buf[65536];
-    sockaddr_in from{};
+    sockaddr_storage from{};
     socklen_t len = sizeof from;
     const ssize_t n = ::recvfrom(udp_fd_, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&from), &len);
     if (n < 0) break;
-    receive_datagram(from_sockaddr(from), wire::Bytes(buf, buf + n));
+    auto sender = from_sockaddr(reinterpret_cast<const sockaddr*>(&from), len);
+    if (!sender) continue;
+    receive_datagram(*sender, wire::Bytes(buf, buf + n));
   }
   settle();
 }
@@ -207,9 +210,9 @@ void Agent::receive_datagram(const swim::Address& from, wire::Bytes bytes) {
 }
 
 void Agent::send_datagram(const swim::Address& to, const wire::Bytes& bytes) {
-  const sockaddr_in sa = to_sockaddr(to);
+  const SocketAddress sa = to_sockaddr(to, socket_family_);
   // UDP may drop; a full socket buffer is just one more loss the protocol tolerates.
-  ::sendto(udp_fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&sa), sizeof sa);
+  ::sendto(udp_fd_, bytes.data(), bytes.size(), 0, sa.get(), sa.length);
 }
 
 // --------------------------------------------------------------------------- the engine
@@ -223,6 +226,8 @@ void Agent::drain() {
     else send_datagram(d.to, d.bytes);
   }
   for (const auto& s : box.streams) start_stream(s);
+  // After the streams: a connection refused at once reports its join's end right away.
+  for (const auto& r : box.join_results) on_join_result(r);
   for (const auto& r : box.probe_results)
     if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
   for (const auto& e : box.events) {
@@ -259,6 +264,8 @@ void Agent::settle() {
   if (!delayed_.empty()) next = std::min(next, delayed_.next_time());
   if (http_->clients() > 0) next = std::min(next, next_stats_);
   for (const auto& [link, owned] : streams_) next = std::min(next, link->deadline());
+  if (join_retry_)
+    if (auto at = join_retry_->next_at()) next = std::min(next, *at);
   http_->wake_after(std::max(Millis{0}, next - t));
 }
 
@@ -282,6 +289,7 @@ void Agent::on_timer() {
       else node_.handle_datagram(t, d.peer, d.bytes);
     }
     node_.handle_tick(t);
+    if (join_retry_ && join_retry_->due(t)) attempt_join(t);
   }
   reap_streams();
   if (http_->clients() > 0 && t >= next_stats_) {
@@ -289,6 +297,49 @@ void Agent::on_timer() {
     next_stats_ = t + kStatsPeriod;
   }
   settle();
+}
+
+// ---------------------------------------------------------------------------- joining
+
+void Agent::attempt_join(Millis now) {
+  // Someone may have found us first (a seed that knew our address): then we are a member already.
+  std::size_t peers = 0;
+  for (const swim::Member* m : node_.members())
+    if (m->name != node_.name() && m->state == swim::MemberState::alive) ++peers;
+  if (peers > 0) {
+    std::printf("[%s] %s join: already a member (%zu other member(s) known), no more attempts\n",
+                node_.name().c_str(), clock_text(now).c_str(), peers);
+    std::fflush(stdout);
+    join_retry_.reset();
+    return;
+  }
+  join_attempt_ = join_retry_->start();
+  join_in_flight_ = true;
+  unresolved_.clear();
+  // Resolved again on every attempt: a seed's name may not resolve yet, or may move.
+  std::vector<swim::Address> seeds;
+  for (const auto& seed : options_.joins) {
+    auto found = resolve(seed.host, static_cast<std::uint16_t>(seed.port), socket_family_);
+    if (!found) {
+      unresolved_.push_back({seed.to_string(), found.error().message});
+      continue;
+    }
+    for (const auto& a : *found)
+      if (std::find(seeds.begin(), seeds.end(), a) == seeds.end()) seeds.push_back(a);
+  }
+  // With nothing to ask, the engine reports the failed join at once.
+  node_.join(now, seeds);
+}
+
+void Agent::on_join_result(const swim::JoinResult& result) {
+  if (!join_retry_ || !join_in_flight_) return;
+  join_in_flight_ = false;
+  const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
+  std::printf("[%s] %s %s\n", node_.name().c_str(), clock_text(result.at).c_str(),
+              join_log_line(join_attempt_, *join_retry_, result, unresolved_, next).c_str());
+  std::fflush(stdout);
+  if (next == JoinRetry::Next::joined) join_retry_.reset();
+  if (next == JoinRetry::Next::give_up) gave_up_ = true;
 }
 
 // ---------------------------------------------------------------------------- streams
@@ -309,13 +360,13 @@ void Agent::accept_streams() {
 }
 
 void Agent::start_stream(const swim::StreamRequest& request) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  const sockaddr_in sa = to_sockaddr(request.to);
-  const bool ok = fd >= 0 && set_nonblocking(fd) &&
-                  (::connect(fd, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) == 0 || errno == EINPROGRESS);
+  const SocketAddress sa = to_sockaddr(request.to);
+  const int fd = ::socket(sa.family(), SOCK_STREAM, 0);
+  const bool ok = fd >= 0 && set_nonblocking(fd) && (::connect(fd, sa.get(), sa.length) == 0 || errno == EINPROGRESS);
   if (!ok) {
+    const std::string reason = std::strerror(errno);
     if (fd >= 0) ::close(fd);
-    node_.handle_stream_failure(now(), request.id);
+    node_.handle_stream_failure(now(), request.id, reason);
     return;
   }
   auto framed = node_.frame_stream(request.bytes, wire::StreamPart::request);

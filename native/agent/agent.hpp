@@ -9,8 +9,10 @@
 
 #include "agent/agent_view.hpp"
 #include "agent/fault_injector.hpp"
+#include "agent/join_retry.hpp"
 #include "agent/peer_detectors.hpp"
 #include "base/result.hpp"
+#include "cli/endpoint.hpp"
 #include "http/lws_host.hpp"
 #include "sim/event_queue.hpp"
 #include "swim/node.hpp"
@@ -20,7 +22,10 @@ namespace vigil::native {
 struct AgentOptions {
   std::string name;
   swim::Address bind;                 // UDP and TCP (push-pull) on the same port
-  std::vector<swim::Address> joins;   // seeds to join through
+  // Seeds to join through: IP literals or names, resolved again on every attempt.
+  std::vector<cli::Endpoint> joins;
+  Millis retry_interval{5000};        // between failed join attempts (Serf's -retry-interval)
+  int retry_max = 0;                  // join attempts before giving up; 0: for ever
   std::string http_host = "127.0.0.1";
   int http_port = 0;
   std::string profile = "lan";
@@ -78,6 +83,10 @@ class Agent : private RawHandler {
   void on_timer();
   void set_paused(bool paused);
 
+  // Joining: one attempt resolves every seed and asks each address for an exchange.
+  void attempt_join(Millis now);
+  void on_join_result(const swim::JoinResult& result);
+
   // Streams (push-pull over TCP).
   void accept_streams();
   void start_stream(const swim::StreamRequest& request);
@@ -100,6 +109,12 @@ class Agent : private RawHandler {
   sim::EventQueue<Delayed> delayed_;
   std::map<StreamLink*, std::unique_ptr<StreamLink>> streams_;
   std::unique_ptr<RawHandler> listener_;  // accepts push-pull connections
+  std::optional<JoinRetry> join_retry_;  // while joining; reset once joined
+  bool join_in_flight_ = false;
+  int join_attempt_ = 0;
+  std::vector<UnresolvedSeed> unresolved_;  // the attempt under way's seeds that did not resolve
+  bool gave_up_ = false;                    // --retry-max attempts failed: run() exits 1
+  int socket_family_ = 0;                   // AF_INET or AF_INET6, as the bind address
   int udp_fd_ = -1;
   int tcp_fd_ = -1;
   ::lws* udp_wsi_ = nullptr;

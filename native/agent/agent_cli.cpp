@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "agent/agent.hpp"
+#include "agent/socket_address.hpp"
 #include "cli/args.hpp"
+#include "cli/duration.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
@@ -30,8 +32,14 @@ void on_signal(int) {
 const std::vector<cli::Args::Spec>& specs() {
   static const std::vector<cli::Args::Spec> s = {
       {"name", true, "this member's name (unique in the cluster)", "required"},
-      {"bind", true, "UDP and TCP address for the protocol", "127.0.0.1:7946"},
-      {"join", true, "a member to join through (repeat or comma-separate)", ""},
+      {"bind", true, "UDP and TCP address for the protocol (IPv6 as [::1]:7946; a name takes its first address)",
+       "127.0.0.1:7946"},
+      {"join", true,
+       "a member to join through, HOST:PORT, [IPV6]:PORT or NAME:PORT (every address of a name is tried); "
+       "repeat or comma-separate",
+       ""},
+      {"retry-interval", true, "wait between failed join attempts (500ms, 5s, 2m)", "5s"},
+      {"retry-max", true, "join attempts before exiting with status 1 (0: retry for ever)", "0"},
       {"http", true, "address for the live view (HTTP, WebSocket at /ws)", "127.0.0.1:8081"},
       {"profile", true, "lan|wan|local|teaching", "lan"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
@@ -55,7 +63,7 @@ const std::vector<cli::Args::Spec>& specs() {
   return s;
 }
 
-bool is_loopback(const std::string& host) { return host.rfind("127.", 0) == 0; }
+bool is_loopback(const std::string& host) { return host.rfind("127.", 0) == 0 || host == "::1"; }
 
 std::string random_token() {
   std::random_device rd;
@@ -93,23 +101,30 @@ std::vector<std::string> list_option(const std::vector<std::string>& argv, const
   return out;
 }
 
-// --join may repeat (the parser keeps the last) or list several addresses with commas.
-Result<std::vector<swim::Address>> joins(const std::vector<std::string>& argv) {
-  std::vector<swim::Address> out;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    std::string value;
-    if (argv[i] == "--join" && i + 1 < argv.size()) value = argv[++i];
-    else if (argv[i].rfind("--join=", 0) == 0) value = argv[i].substr(7);
-    else continue;
-    std::stringstream items(value);
-    std::string item;
-    while (std::getline(items, item, ',')) {
-      auto e = cli::parse_endpoint(item);
-      if (!e) return Error{"--join: " + e.error().message};
-      out.push_back(swim::Address{e->ip, static_cast<std::uint16_t>(e->port)});
-    }
+// --join may repeat (the parser keeps the last) or list several addresses with commas. Names
+// are checked here and resolved on each join attempt.
+Result<std::vector<cli::Endpoint>> joins(const std::vector<std::string>& argv) {
+  std::vector<cli::Endpoint> out;
+  for (const auto& item : list_option(argv, "join")) {
+    auto e = cli::parse_host_port(item);
+    if (!e) return Error{"--join: " + e.error().message};
+    out.push_back(*e);
   }
   return out;
+}
+
+// --bind and --http need one address of this machine: a name gives its first.
+Result<swim::Address> local_address(const std::string& flag, const std::string& text) {
+  auto e = cli::parse_host_port(text);
+  if (!e) return Error{flag + ": " + e.error().message};
+  auto found = resolve(e->host, static_cast<std::uint16_t>(e->port), AF_UNSPEC);
+  if (!found) return Error{flag + ": cannot resolve '" + e->host + "': " + found.error().message};
+  return found->front();
+}
+
+std::string live_view_url(const AgentOptions& o) {
+  const bool v6 = o.http_host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + o.http_host + "]" : o.http_host) + ":" + std::to_string(o.http_port) + "/";
 }
 
 }  // namespace
@@ -138,15 +153,21 @@ int run_agent(const std::vector<std::string>& argv) {
   auto name = args->text("name");
   if (!name || name->empty()) return fail("missing required option --name");
   o.name = *name;
-  auto bind = cli::parse_endpoint(args->text("bind").value_or("127.0.0.1:7946"));
-  if (!bind) return fail("--bind: " + bind.error().message);
-  o.bind = swim::Address{bind->ip, static_cast<std::uint16_t>(bind->port)};
+  auto bind = local_address("--bind", args->text("bind").value_or("127.0.0.1:7946"));
+  if (!bind) return fail(bind.error().message);
+  o.bind = *bind;
   auto seeds = joins(argv);
   if (!seeds) return fail(seeds.error().message);
   o.joins = *seeds;
-  auto http = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8081"));
-  if (!http) return fail("--http: " + http.error().message);
-  o.http_host = http->host;
+  auto retry_interval = cli::parse_duration(args->text("retry-interval").value_or("5s"));
+  if (!retry_interval) return fail("--retry-interval: " + retry_interval.error().message);
+  o.retry_interval = *retry_interval;
+  auto retry_max = args->integer_in("retry-max", 0, 0, 1'000'000);
+  if (!retry_max) return fail(retry_max.error().message);
+  o.retry_max = static_cast<int>(*retry_max);
+  auto http = local_address("--http", args->text("http").value_or("127.0.0.1:8081"));
+  if (!http) return fail(http.error().message);
+  o.http_host = http->ip_text();
   o.http_port = http->port;
   auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
   if (!profile) return fail(profile.error().message);
@@ -203,7 +224,7 @@ int run_agent(const std::vector<std::string>& argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
   std::printf("vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(), o.bind.to_string().c_str(),
-              (*agent)->http_url().c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
+              live_view_url(o).c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
               o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
   std::fflush(stdout);
   return (*agent)->run(g_stop, g_stop_now);

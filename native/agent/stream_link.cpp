@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include "agent/agent.hpp"
 #include "wire/codec.hpp"
@@ -24,7 +25,8 @@ void StreamLink::on_writable() {
   if (connecting_) {
     int error = 0;
     socklen_t len = sizeof error;
-    if (::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &len) != 0 || error != 0) return fail();
+    if (::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &len) != 0 || error != 0)
+      return fail(error ? std::strerror(error) : nullptr);
     connecting_ = false;
   }
   while (written_ < out_.size()) {
@@ -86,10 +88,10 @@ void StreamLink::on_readable() {
   if (eof) fail();
 }
 
-void StreamLink::fail() {
+void StreamLink::fail(const char* reason) {
   if (!resolved_ && role_ == Role::initiator) {
     resolved_ = true;
-    agent_.node_.handle_stream_failure(agent_.now(), id_);
+    agent_.node_.handle_stream_failure(agent_.now(), id_, reason ? reason : "");
     agent_.settle();
   }
   resolved_ = true;

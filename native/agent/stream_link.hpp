@@ -32,7 +32,7 @@ class StreamLink : public RawHandler {
   void on_closed() override;
 
  private:
-  void fail();
+  void fail(const char* reason = nullptr);  // the reason, when known, for a join's log
   void finish();
 
   Agent& agent_;
