@@ -115,10 +115,8 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
 
   const Millis now = agent->now();
   agent->node_.start(now);
-  if (!options.joins.empty()) {
-    agent->join_retry_.emplace(options.retry_interval, options.retry_max);
-    agent->attempt_join(now);
-  }
+  // The first join attempt is due at once: the first timer tick makes it, once run() serves.
+  if (!options.joins.empty()) agent->join_retry_.emplace(options.retry_interval, options.retry_max);
   agent->settle();
   return agent;
 }
@@ -165,7 +163,8 @@ int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_a
   }
   if (gave_up_) {
     // Never a member, so there is no one to say goodbye to (Serf exits 1 the same way).
-    std::fprintf(stderr, "vigil agent: could not join the cluster in %d attempts\n", join_attempt_);
+    std::fprintf(stderr, "vigil agent: could not join the cluster in %d attempt%s\n", join_attempt_,
+                 join_attempt_ == 1 ? "" : "s");
     for (auto& [link, owned] : streams_) link->abort();
     return 1;
   }

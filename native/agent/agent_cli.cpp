@@ -144,7 +144,11 @@ int run_agent(const std::vector<std::string>& argv) {
                 "needs a key in common; datagrams and streams that do not decrypt are dropped and counted.\n"
                 "With both --encrypt-key and --keyring-file the key becomes the primary. To rotate: give\n"
                 "everyone a keyring [old, new], then [new, old], then [new].\n\n"
-                "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use),\n"
+                "joining: as serf -retry-join, every seed is asked for its state; with no answer the agent\n"
+                "tries again every --retry-interval. A name is resolved again on each attempt and every\n"
+                "address it gives is tried.\n\n"
+                "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use) or no\n"
+                "seed answered in --retry-max attempts,\n"
                 "2 for a bad command line\n",
                 cli::Args::usage(specs()).c_str());
     return cli::kOk;
