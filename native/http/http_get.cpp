@@ -1,6 +1,6 @@
 #include "http/http_get.hpp"
 
-#include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -8,27 +8,50 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 namespace vigil::native {
 
-Result<HttpReply> http_get(const std::string& host, int port, const std::string& path, Millis timeout) {
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (::inet_pton(AF_INET, host.c_str(), &sa.sin_addr) != 1) return Error{"not an IPv4 address: " + host};
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return Error{std::string("socket: ") + std::strerror(errno)};
-  timeval tv{};
-  tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
-  tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  const std::string where = host + ":" + std::to_string(port);
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&sa), sizeof sa) != 0) {
-    const std::string why = std::strerror(errno);
+namespace {
+
+// A connected socket to the first address of `host` (a literal, IPv4 or IPv6, or a name) that
+// accepts, each attempt bounded by `timeout`.
+Result<int> connect_to(const std::string& host, int port, Millis timeout, const std::string& where) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string service = std::to_string(port);
+  if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
+    return Error{"cannot resolve " + host + ": " + ::gai_strerror(rc)};
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owned(found, &::freeaddrinfo);
+  std::string why = "no address";
+  for (const addrinfo* a = found; a; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd < 0) {
+      why = std::string("socket: ") + std::strerror(errno);
+      continue;
+    }
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) return fd;
+    why = std::strerror(errno);
     ::close(fd);
-    return Error{"cannot connect to " + where + ": " + why};
   }
+  return Error{"cannot connect to " + where + ": " + why};
+}
+
+}  // namespace
+
+Result<HttpReply> http_get(const std::string& host, int port, const std::string& path, Millis timeout) {
+  // An IPv6 literal is bracketed in the Host header, as in a URL.
+  const std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  auto connected = connect_to(host, port, timeout, where);
+  if (!connected) return connected.error();
+  const int fd = *connected;
   const std::string request = "GET " + path + " HTTP/1.0\r\nHost: " + where + "\r\nConnection: close\r\n\r\n";
   if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) {
     ::close(fd);
