@@ -13,7 +13,7 @@ const peer = await cluster.add('peer');
 await waitFor(() => cluster.allSee('alive'), 30000, 'dup and peer to see each other alive');
 
 async function metrics(agent) {
-  const text = (await httpGet(agent.httpPort, '/metrics')).body;
+  const text = (await httpGet(agent.httpPort, '/metrics', 5000)).body;
   const out = {};
   for (const m of text.matchAll(/^(vigil_\w+) (\d+)$/gm)) out[m[1]] = Number(m[2]);
   return out;
