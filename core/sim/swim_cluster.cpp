@@ -28,6 +28,7 @@ void add(swim::Counters& into, const swim::Counters& c) {
   into.indirect_probes += c.indirect_probes;
   into.suspicions += c.suspicions;
   into.refutations += c.refutations;
+  into.name_conflicts += c.name_conflicts;
 }
 }  // namespace
 

@@ -34,6 +34,7 @@ struct Counters {
   std::uint64_t indirect_probes = 0;  // probes that needed helpers
   std::uint64_t suspicions = 0;       // members this node started to suspect
   std::uint64_t refutations = 0;      // times this node refuted an accusation
+  std::uint64_t name_conflicts = 0;   // claims to a known member's name from another address
 
   static std::size_t index(wire::MessageType t) { return static_cast<std::size_t>(t); }
 };

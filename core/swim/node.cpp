@@ -744,14 +744,19 @@ bool Node::is_news(const wire::PushNodeStateView& r) const {
   const Member* known = index_.find(r.name);
   if (!known) return r.state == wire::NodeState::alive;
   const Member& m = *known;
-  if (r.incarnation < m.incarnation) return false;
+  // Alive entries are judged below: a claim from another address matters at any incarnation.
+  if (r.incarnation < m.incarnation && r.state != wire::NodeState::alive) return false;
   const bool is_self = m.name == self_name_;
   switch (r.state) {
     case wire::NodeState::alive: {
       const auto ip = m.address.ip_bytes();
       const bool same_address = r.port == m.address.port &&
                                 std::equal(r.addr.begin(), r.addr.end(), ip.begin(), ip.end());
-      if (!is_self) return r.incarnation > m.incarnation || !same_address;
+      // Another address is news even about ourselves, whatever the incarnation: alive_node()
+      // reports the conflict. Only a member that left moves, and not for older news.
+      if (!same_address) return m.state != MemberState::left || r.incarnation >= m.incarnation;
+      if (r.incarnation < m.incarnation) return false;
+      if (!is_self) return r.incarnation > m.incarnation;
       const auto vsn = r.vsn();
       return r.incarnation > m.incarnation ||
              !std::equal(r.meta.begin(), r.meta.end(), m.meta.begin(), m.meta.end()) ||
@@ -779,6 +784,15 @@ void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
     const auto& r = nodes[i];
     if (!is_news(r)) continue;
     const std::string name(r.name);
+    if (name == self_name_ && (r.state == wire::NodeState::suspect || r.state == wire::NodeState::dead)) {
+      // A verdict on our name held at another address is about another node that claims it:
+      // refuting would only outbid that node's record with ours. Report it instead.
+      if (auto at = Address::from_bytes(r.addr, r.port); at && *at != address()) {
+        conflict(now, *find(self_name_), *at,
+                 r.state == wire::NodeState::suspect ? MemberState::suspect : MemberState::dead);
+        continue;
+      }
+    }
     switch (r.state) {
       case wire::NodeState::alive: {
         const auto vsn = r.vsn();
@@ -927,6 +941,15 @@ void Node::emit(Millis now, EventKind kind, const Member& m, const std::string& 
   outbox_.events.push_back(Event{now, kind, m.name, m.incarnation, by});
 }
 
+void Node::conflict(Millis now, const Member& held, const Address& claimed, MemberState claimed_state) {
+  ++counters_.name_conflicts;
+  Event e{now, EventKind::conflict, held.name, held.incarnation, {}};
+  e.address = held.address;
+  e.claimed = claimed;
+  e.claimed_state = claimed_state;
+  outbox_.events.push_back(std::move(e));
+}
+
 void Node::cancel_suspicion(const std::string& member) {
   auto it = suspicions_.find(member);
   if (it == suspicions_.end()) return;
@@ -950,8 +973,14 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
     m = &insert(std::move(fresh));
     is_new = true;
   } else if (m->address != *address) {
-    // Only a member that left (or a long-dead one) may come back at another address.
-    if (m->state != MemberState::left) return;
+    // Only a member that left may come back at another address (memberlist also lets a dead
+    // one after DeadNodeReclaimTime, which is off by default). Anything else is a second node
+    // claiming the name: the member stays as it is, and both sides hear of it (the holder
+    // from the claim, the claimant from the holder's alive or full state).
+    if (m->state != MemberState::left) {
+      conflict(now, *m, *address, MemberState::alive);
+      return;
+    }
     updates_address = true;
   }
   const bool is_self = a.node == self_name_;

@@ -208,6 +208,8 @@ class Node {
   // Every state change goes through here, so dead_count_ stays exact.
   void set_state(Member& m, MemberState s);
   void emit(Millis now, EventKind kind, const Member& m, const std::string& by = {});
+  // A second node claims `held`'s name from `claimed` (memberlist's "Conflicting address").
+  void conflict(Millis now, const Member& held, const Address& claimed, MemberState claimed_state);
 
   Member* find(const std::string& name);
   Member& insert(std::unique_ptr<Member> member);

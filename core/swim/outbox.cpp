@@ -20,6 +20,8 @@ std::string_view to_string(EventKind kind) {
       return "updated";
     case EventKind::removed:
       return "removed";
+    case EventKind::conflict:
+      return "conflict";
   }
   return "?";
 }

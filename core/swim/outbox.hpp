@@ -22,6 +22,7 @@ enum class EventKind : std::uint8_t {
   refuted,  // someone accused this node; it raised its own incarnation
   updated,  // a member's metadata changed
   removed,  // a dead or left member was forgotten after gossip-to-the-dead time
+  conflict, // another node claims a member's name from another address (memberlist's conflict)
 };
 
 std::string_view to_string(EventKind kind);
@@ -32,6 +33,11 @@ struct Event {
   std::string member;
   Incarnation incarnation = 0;
   std::string by;  // who accused (suspect, dead), when known
+  // A conflict: where this node holds the member, and where the other claim comes from with
+  // the state it claims (alive from an alive message; a full state may say suspect or dead).
+  Address address{};
+  Address claimed{};
+  MemberState claimed_state = MemberState::alive;
 };
 
 struct Datagram {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "agent/agent_view.hpp"
 #include "agent/commands.hpp"
@@ -26,6 +27,8 @@ namespace {
 constexpr Millis kStatsPeriod{100};     // at most 10 stats messages a second to viewers
 constexpr Millis kStreamTimeout{10000}; // memberlist's TCPTimeout
 constexpr Millis kGoodbye{1000};        // gossip the leave for this long before exiting
+constexpr Millis kRefusalLogPeriod{10000};  // streams turned away: one summary line at most this often
+constexpr Millis kConflictLogPeriod{10000}; // name conflicts: one line per name at most this often
 
 bool set_nonblocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL, 0);
@@ -76,6 +79,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   auto node = swim::Node::create(*config, options.name, options.bind, rng.fork(1));
   if (!node) return node.error();
   std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
+  agent->joined_ = options.joins.empty();
   if (!options.keys.empty()) {
     auto keyring = Keyring::create(options.keys);
     if (!keyring) return keyring.error();
@@ -159,7 +163,13 @@ Status Agent::open_sockets() {
 }
 
 int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_atomic_t& stop_now) {
-  while (!stop && !gave_up_ && http_->service_once()) {
+  while (!stop && !gave_up_ && fatal_.empty() && http_->service_once()) {
+  }
+  if (!fatal_.empty()) {
+    // No goodbye: a leave in our name would speak for the member that holds it.
+    for (auto& [link, owned] : streams_) link->abort();
+    std::fprintf(stderr, "vigil agent: %s\n", fatal_.c_str());
+    return 1;
   }
   if (gave_up_) {
     // Never a member, so there is no one to say goodbye to (Serf exits 1 the same way).
@@ -218,6 +228,13 @@ void Agent::send_datagram(const swim::Address& to, const wire::Bytes& bytes) {
 
 void Agent::drain() {
   swim::Outbox& box = node_.outbox();
+  // Conflicts first: one that ends the agent must stop anything else from going out.
+  for (const auto& e : box.events)
+    if (e.kind == swim::EventKind::conflict) on_conflict(e);
+  if (!fatal_.empty()) {
+    box.clear();
+    return;
+  }
   for (auto& d : box.datagrams) {
     const auto fate = faults_.outgoing(d.to);
     if (!fate) continue;
@@ -230,7 +247,7 @@ void Agent::drain() {
   for (const auto& r : box.probe_results)
     if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
   for (const auto& e : box.events) {
-    if (!options_.quiet) {
+    if (!options_.quiet && e.kind != swim::EventKind::conflict) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
       std::printf("[%s] %s %s %s #%u%s\n", node_.name().c_str(), clock_text(e.at).c_str(),
                   std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation, by.c_str());
@@ -291,6 +308,7 @@ void Agent::on_timer() {
     if (join_retry_ && join_retry_->due(t)) attempt_join(t);
   }
   reap_streams();
+  log_stream_refusals(t);
   if (http_->clients() > 0 && t >= next_stats_) {
     broadcast_stats();
     next_stats_ = t + kStatsPeriod;
@@ -347,6 +365,11 @@ void Agent::accept_streams() {
   for (;;) {
     const int fd = ::accept(tcp_fd_, nullptr, nullptr);
     if (fd < 0) return;
+    if (incoming_streams() >= StreamLimits::kMaxIncoming) {
+      ::close(fd);
+      ++stream_stats_.refused;
+      continue;
+    }
     if (!set_nonblocking(fd)) {
       ::close(fd);
       continue;
@@ -378,6 +401,7 @@ void Agent::start_stream(const swim::StreamRequest& request) {
   auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id, std::move(bytes),
                                            now() + kStreamTimeout);
   StreamLink* raw = link.get();
+  if (request.join) raw->mark_join();
   raw->attach(http_->adopt(fd, raw));
   if (!raw->wsi()) {
     node_.handle_stream_failure(now(), request.id);
@@ -395,9 +419,53 @@ void Agent::reap_streams() {
       it = streams_.erase(it);
       continue;
     }
-    if (t >= link->deadline()) link->abort();
+    if (t >= link->deadline()) link->time_out();
     ++it;
   }
+}
+
+std::size_t Agent::incoming_streams() const {
+  std::size_t n = 0;
+  for (const auto& [link, owned] : streams_)
+    if (link->role() == StreamLink::Role::responder && !link->closed()) ++n;
+  return n;
+}
+
+void Agent::log_stream_refusals(Millis t) {
+  if (t < next_stream_log_ || stream_stats_ == stream_logged_) return;
+  const StreamStats& s = stream_stats_;
+  const StreamStats& was = stream_logged_;
+  std::fprintf(stderr,
+               "[%s] %s streams turned away since the last such line: %llu refused at the cap of %zu open, "
+               "%llu over %zu MiB, %llu over the %zu MiB total, %llu timed out, %llu junk\n",
+               node_.name().c_str(), clock_text(t).c_str(), static_cast<unsigned long long>(s.refused - was.refused),
+               StreamLimits::kMaxIncoming, static_cast<unsigned long long>(s.too_large - was.too_large),
+               StreamLimits::kMaxBytesPerStream >> 20, static_cast<unsigned long long>(s.over_budget - was.over_budget),
+               StreamLimits::kMaxBytesBuffered >> 20, static_cast<unsigned long long>(s.timed_out - was.timed_out),
+               static_cast<unsigned long long>(s.junk - was.junk));
+  stream_logged_ = stream_stats_;
+  next_stream_log_ = t + kRefusalLogPeriod;
+}
+
+void Agent::on_conflict(const swim::Event& e) {
+  const Millis t = now();
+  const bool live = e.claimed_state == swim::MemberState::alive || e.claimed_state == swim::MemberState::suspect;
+  if (e.member == node_.name() && !joined_ && live && fatal_.empty())
+    fatal_ = "the name '" + e.member + "' is already used by a live member at " + e.claimed.to_string() +
+             "; choose another --name";
+  Millis& quiet_until = conflict_quiet_until_[e.member];
+  if (t < quiet_until) {
+    ++conflicts_unlogged_[e.member];
+    return;
+  }
+  quiet_until = t + kConflictLogPeriod;
+  const std::uint64_t unlogged = std::exchange(conflicts_unlogged_[e.member], 0);
+  const swim::Member* held = node_.member(e.member);
+  const std::string more = unlogged ? " (" + std::to_string(unlogged) + " more since the last line)" : "";
+  std::fprintf(stderr, "[%s] %s conflicting address for %s: held at %s (%s), claimed from %s (%s)%s\n",
+               node_.name().c_str(), clock_text(t).c_str(), e.member.c_str(), e.address.to_string().c_str(),
+               held ? std::string(swim::to_string(held->state)).c_str() : "?", e.claimed.to_string().c_str(),
+               std::string(swim::to_string(e.claimed_state)).c_str(), more.c_str());
 }
 
 // --------------------------------------------------------------------------- live view
@@ -409,16 +477,20 @@ std::optional<swim::Address> Agent::address_of(const std::string& member) const 
 }
 
 AgentViewContext Agent::view_at(Millis at) const {
-  return AgentViewContext{node_,   detectors_,
-                          faults_,  options_.profile,
-                          at,       paused_,
-                          http_ ? http_->refusals() : LwsHost::Refusals{},
-                          http_ ? http_->file_streams() : 0};
+  AgentViewContext view{node_,   detectors_,
+                        faults_,  options_.profile,
+                        at,       paused_,
+                        http_ ? http_->refusals() : LwsHost::Refusals{},
+                        http_ ? http_->file_streams() : 0};
+  view.streams = stream_stats_;
+  view.streams.open_incoming = incoming_streams();
+  view.streams.buffered = stream_buffered_;
+  return view;
 }
 
 HttpResponse Agent::http(const std::string& uri) {
   const AgentViewContext view = view_at(now());
-  if (uri == "/v1/members") return {200, "application/json", members_json(view, false).dump()};
+  if (uri == "/v1/members") return {200, "application/json", members_json(view, false, true).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
   // A page served by this agent connects back to it: an empty address means the page's origin.

@@ -11,6 +11,7 @@
 #include "agent/fault_injector.hpp"
 #include "agent/join_retry.hpp"
 #include "agent/peer_detectors.hpp"
+#include "agent/stream_link.hpp"
 #include "base/result.hpp"
 #include "cli/endpoint.hpp"
 #include "http/lws_host.hpp"
@@ -90,8 +91,13 @@ class Agent : private RawHandler {
   // Streams (push-pull over TCP).
   void accept_streams();
   void start_stream(const swim::StreamRequest& request);
-  void stream_finished(StreamLink* link);
   void reap_streams();
+  std::size_t incoming_streams() const;
+  // One line per interval summing up streams turned away, not one per stream.
+  void log_stream_refusals(Millis now);
+  // A second node claims a member's name: logged once per interval per name; fatal to an
+  // agent that has not yet joined and finds its own name held by a live member elsewhere.
+  void on_conflict(const swim::Event& e);
 
   // The live view.
   HttpResponse http(const std::string& uri);
@@ -107,6 +113,15 @@ class Agent : private RawHandler {
   PeerDetectors detectors_;
   std::unique_ptr<LwsHost> http_;
   sim::EventQueue<Delayed> delayed_;
+  // Declared before streams_, which are destroyed first and give their bytes back here.
+  StreamStats stream_stats_;
+  std::size_t stream_buffered_ = 0;  // input buffer capacity reserved by all streams
+  StreamStats stream_logged_;        // as of the last refusal log line
+  Millis next_stream_log_{0};
+  std::map<std::string, Millis> conflict_quiet_until_;  // per name: when to log a conflict again
+  std::map<std::string, std::uint64_t> conflicts_unlogged_;
+  bool joined_ = false;      // a join exchange has completed (or none was asked for)
+  std::string fatal_;        // set: stop at once, without a goodbye, and exit 1 with this message
   std::map<StreamLink*, std::unique_ptr<StreamLink>> streams_;
   std::unique_ptr<RawHandler> listener_;  // accepts push-pull connections
   std::optional<JoinRetry> join_retry_;  // while joining; reset once joined

@@ -41,10 +41,10 @@ json self_json(const AgentViewContext& c) {
           {"time_ms", c.now.count()}};
 }
 
-json members_json(const AgentViewContext& c, bool with_gaps) {
+json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
   json out = json::array();
   for (const swim::Member* m : c.node.members()) {
-    if (m->name == c.node.name()) continue;
+    if (m->name == c.node.name() && !with_self) continue;
     json row = {{"name", m->name},
                 {"address", m->address.to_string()},
                 {"state", std::string(swim::to_string(m->state))},
@@ -82,6 +82,7 @@ json counters_json(const swim::Counters& k) {
           {"stream_pings_sent", k.stream_pings_sent},
           {"stream_pings_acked", k.stream_pings_acked},
           {"exchanges_unchanged", k.exchanges_unchanged},
+          {"name_conflicts", k.name_conflicts},
           {"user_messages", k.user_messages}};
 }
 
@@ -236,6 +237,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
   out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
+  out << stream_metrics_text(c.streams, k);
   return out.str();
 }
 

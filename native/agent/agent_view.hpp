@@ -5,6 +5,7 @@
 
 #include "agent/fault_injector.hpp"
 #include "agent/peer_detectors.hpp"
+#include "agent/stream_link.hpp"
 #include "base/time.hpp"
 #include "http/lws_host.hpp"
 #include "swim/node.hpp"
@@ -21,11 +22,13 @@ struct AgentViewContext {
   bool paused;
   LwsHost::Refusals ws_refusals;  // what the HTTP server and its WebSocket turned away
   std::size_t file_streams = 0;   // static files being sent now
+  StreamStats streams{};          // protocol-port TCP streams turned away or cut short
 };
 
 nlohmann::json self_json(const AgentViewContext& c);
-// Every member but this node: name, address, state, incarnation, and phi when known.
-nlohmann::json members_json(const AgentViewContext& c, bool with_gaps);
+// The members this node knows (itself too when `with_self`, as /v1/members lists them): name,
+// address, state, incarnation, and phi when known.
+nlohmann::json members_json(const AgentViewContext& c, bool with_gaps, bool with_self = false);
 nlohmann::json counters_json(const swim::Counters& counters);
 nlohmann::json config_json(const swim::Config& config, const std::string& profile);
 nlohmann::json faults_json(const AgentViewContext& c);

@@ -1,6 +1,8 @@
 // `vigil members`: an agent's membership list, like `serf members`.
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
@@ -11,10 +13,37 @@
 
 namespace vigil::native {
 
+namespace {
+
+const std::set<std::string> kStatuses = {"alive", "suspect", "dead", "left"};
+
+// --status may repeat (the parser keeps the last) or list several states with commas; none
+// given means every state.
+Result<std::set<std::string>> statuses(const std::vector<std::string>& argv) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string value;
+    if (argv[i] == "--status" && i + 1 < argv.size()) value = argv[++i];
+    else if (argv[i].rfind("--status=", 0) == 0) value = argv[i].substr(9);
+    else continue;
+    std::stringstream items(value);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      if (!kStatuses.count(item)) return Error{"--status: '" + item + "' is not one of alive, suspect, dead, left"};
+      out.insert(item);
+    }
+    if (value.empty() || value.back() == ',') return Error{"--status: an empty state"};
+  }
+  return out;
+}
+
+}  // namespace
+
 int run_members(const std::vector<std::string>& argv) {
   static const std::vector<cli::Args::Spec> specs = {
       {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
       {"format", true, "table|json", "table"},
+      {"status", true, "only members in these states: alive|suspect|dead|left (repeat or comma list)", "all"},
       {"help", false, "show this help", ""},
   };
   auto fail = [](int code, const std::string& m) {
@@ -24,19 +53,27 @@ int run_members(const std::vector<std::string>& argv) {
   auto args = cli::Args::parse(argv, specs);
   if (!args) return fail(cli::kUsage, args.error().message);
   if (args->flag("help")) {
-    std::printf("usage: vigil members [options]\nLists the members an agent knows.\n\noptions:\n%s",
+    std::printf("usage: vigil members [options]\nLists the members an agent knows, itself included.\n\noptions:\n%s",
                 cli::Args::usage(specs).c_str());
     return cli::kOk;
   }
   auto format = args->choice("format", {"table", "json"}, "table");
   if (!format) return fail(cli::kUsage, format.error().message);
+  auto wanted = statuses(argv);
+  if (!wanted) return fail(cli::kUsage, wanted.error().message);
   auto endpoint = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8081"));
   if (!endpoint) return fail(cli::kUsage, "--http: " + endpoint.error().message);
   auto reply = http_get(endpoint->host, endpoint->port, "/v1/members", Millis{5000});
   if (!reply) return fail(cli::kFailure, reply.error().message);
   if (reply->status != 200) return fail(cli::kFailure, "the agent answered HTTP " + std::to_string(reply->status));
-  const auto members = nlohmann::json::parse(reply->body, nullptr, false);
-  if (members.is_discarded() || !members.is_array()) return fail(cli::kFailure, "the agent's answer is not a member list");
+  const auto all = nlohmann::json::parse(reply->body, nullptr, false);
+  if (all.is_discarded() || !all.is_array()) return fail(cli::kFailure, "the agent's answer is not a member list");
+  auto members = nlohmann::json::array();
+  for (const auto& m : all) {
+    const bool shown = wanted->empty() || (m.is_object() && m.contains("state") && m["state"].is_string() &&
+                                           wanted->count(m["state"].get<std::string>()));
+    if (shown) members.push_back(m);
+  }
   if (*format == "json") {
     std::printf("%s\n", members.dump(2).c_str());
     return cli::kOk;

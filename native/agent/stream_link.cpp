@@ -1,15 +1,43 @@
 #include "agent/stream_link.hpp"
 
+#include <malloc.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <sstream>
 
 #include "agent/agent.hpp"
 #include "wire/codec.hpp"
 
 namespace vigil::native {
+
+std::string stream_metrics_text(const StreamStats& s, const swim::Counters& k) {
+  std::ostringstream out;
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
+  };
+  auto gauge = [&](const char* name, const char* help, std::uint64_t value) {
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n" << name << " " << value << "\n";
+  };
+  counter("vigil_streams_refused_total",
+          "TCP connections on the protocol port closed at once: 128 incoming streams were open.", s.refused);
+  counter("vigil_streams_too_large_total", "TCP streams closed for sending more than 4 MiB.", s.too_large);
+  counter("vigil_streams_over_budget_total",
+          "TCP streams closed because all streams together would buffer more than 16 MiB.", s.over_budget);
+  counter("vigil_streams_timed_out_total", "TCP streams closed unfinished at their 10 s deadline.", s.timed_out);
+  counter("vigil_streams_junk_total",
+          "TCP streams closed because their bytes are not a message (foreign labels and bad keys included).",
+          s.junk);
+  counter("vigil_name_conflicts_total",
+          "Claims to a known member's name from another address (memberlist's conflicting address).",
+          k.name_conflicts);
+  gauge("vigil_streams_incoming", "Incoming TCP streams open now.", s.open_incoming);
+  gauge("vigil_stream_bytes_buffered", "Bytes reserved for reading TCP streams now.", s.buffered);
+  return out.str();
+}
 
 StreamLink::StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::Bytes request, Millis deadline)
     : agent_(agent),
@@ -19,6 +47,8 @@ StreamLink::StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::
       out_(std::move(request)),
       deadline_(deadline),
       connecting_(role == Role::initiator) {}
+
+StreamLink::~StreamLink() { release_buffer(); }
 
 void StreamLink::on_writable() {
   if (closing_) return;
@@ -44,6 +74,53 @@ void StreamLink::on_writable() {
   if (role_ == Role::responder && written_ == out_.size() && resolved_) finish();
 }
 
+bool StreamLink::make_room(std::size_t more) {
+  const std::size_t needed = in_.size() + more;
+  if (needed > StreamLimits::kMaxBytesPerStream) {
+    ++agent_.stream_stats_.too_large;
+    return false;
+  }
+  if (needed <= in_.capacity()) return true;
+  // Grown here rather than by insert(), so the buffer never overshoots the per-stream limit and
+  // the total counts what is really reserved.
+  const std::size_t grown = std::min(StreamLimits::kMaxBytesPerStream, std::max(needed, 2 * in_.capacity()));
+  if (agent_.stream_buffered_ - accounted_ + grown > StreamLimits::kMaxBytesBuffered) {
+    ++agent_.stream_stats_.over_budget;
+    return false;
+  }
+  in_.reserve(grown);
+  agent_.stream_buffered_ = agent_.stream_buffered_ - accounted_ + in_.capacity();
+  accounted_ = in_.capacity();
+  return true;
+}
+
+void StreamLink::release_buffer() {
+  const std::size_t freed = in_.capacity();
+  wire::Bytes().swap(in_);
+  agent_.stream_buffered_ -= accounted_;
+  accounted_ = 0;
+  if (freed >= StreamLimits::kTrimAfter) ::malloc_trim(0);
+}
+
+bool StreamLink::plausible_start() const {
+  std::size_t at = 0;
+  if (role_ == Role::responder && !in_.empty() && in_[0] == static_cast<std::uint8_t>(wire::MessageType::has_label))
+    at = in_.size() < 2 ? in_.size() : 2 + std::size_t{in_[1]};
+  if (at >= in_.size()) return true;
+  switch (static_cast<wire::MessageType>(in_[at])) {
+    case wire::MessageType::push_pull:
+    case wire::MessageType::compress:
+    case wire::MessageType::encrypt:
+      return true;
+    case wire::MessageType::ping:  // memberlist's TCP fallback probe
+      return role_ == Role::responder;
+    case wire::MessageType::ack:
+      return role_ == Role::initiator;
+    default:
+      return false;
+  }
+}
+
 void StreamLink::on_readable() {
   if (closing_ || resolved_) return;
   std::uint8_t buf[65536];
@@ -51,32 +128,38 @@ void StreamLink::on_readable() {
   for (;;) {
     const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
     if (n > 0) {
+      if (!make_room(static_cast<std::size_t>(n))) return fail();
       in_.insert(in_.end(), buf, buf + n);
-      if (in_.size() > kMaxBytes) return fail();
       continue;
     }
     if (n == 0) eof = true;
     else if (errno != EAGAIN && errno != EWOULDBLOCK) return fail();
     break;
   }
+  auto junk = [this] {
+    ++agent_.stream_stats_.junk;
+    fail();
+  };
   // The label and, with a keyring, the encryption are checked before anything reaches the engine;
   // a plaintext exchange is complete once it decodes. An initiator reads the answer on its own
   // connection, which carries no label header (memberlist labels only the dialling side).
   const auto part = role_ == Role::initiator ? wire::StreamPart::reply : wire::StreamPart::request;
   auto read = agent_.node_.read_stream(
       in_, part, [](std::span<const std::uint8_t> m) { return swim::Node::stream_message_complete(m); });
-  if (read.status == wire::StreamRead::Status::refused) return fail();
+  if (read.status == wire::StreamRead::Status::refused) return junk();
   if (read.status == wire::StreamRead::Status::ready) {
     const Millis now = agent_.now();
     resolved_ = true;
+    release_buffer();
     if (role_ == Role::initiator) {
       agent_.node_.handle_stream_reply(now, id_, read.message);
-      agent_.settle();
+      agent_.settle();  // a conflict over our own name found in the answer is fatal before this
+      if (join_) agent_.joined_ = true;
       return finish();
     }
     auto reply = agent_.node_.handle_stream(now, swim::Address{}, read.message);
     agent_.settle();
-    if (!reply) return fail();
+    if (!reply) return junk();
     auto framed = agent_.node_.frame_stream(*reply, wire::StreamPart::reply);
     if (!framed) return fail();
     out_ = std::move(framed).value();
@@ -84,8 +167,10 @@ void StreamLink::on_readable() {
     agent_.http_->want_write(wsi_);
     return;
   }
-  // Incomplete: wait for more, unless the peer has already hung up.
-  if (eof) fail();
+  // Incomplete: wait for more, unless no message can start this way or the peer has already
+  // hung up halfway through one.
+  if (!plausible_start()) return junk();
+  if (eof) return in_.empty() ? fail() : junk();
 }
 
 void StreamLink::fail(const char* reason) {
@@ -100,7 +185,16 @@ void StreamLink::fail(const char* reason) {
 
 void StreamLink::abort() { fail(); }
 
+void StreamLink::time_out() {
+  if (closing_ || closed_) return;
+  ++agent_.stream_stats_.timed_out;
+  fail();
+}
+
 void StreamLink::finish() {
+  // Whatever arrived is of no more use: a junk stream's memory goes back now, not when the
+  // link is reaped.
+  release_buffer();
   if (closing_) return;
   closing_ = true;
   agent_.http_->close_raw(wsi_);
@@ -111,6 +205,7 @@ void StreamLink::on_closed() {
     resolved_ = true;
     agent_.node_.handle_stream_failure(agent_.now(), id_);
   }
+  release_buffer();
   closed_ = true;
   wsi_ = nullptr;
 }

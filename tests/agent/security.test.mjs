@@ -67,9 +67,10 @@ function stop(...list) {
   for (const a of list) if (a.alive) a.child.kill('SIGKILL');
 }
 
+// The agent's peers (/v1/members lists the agent itself too).
 async function view(agent) {
   const list = await getJson(agent.httpPort, '/v1/members');
-  return Object.fromEntries(list.map((m) => [m.name, m]));
+  return Object.fromEntries(list.filter((m) => m.name !== agent.name).map((m) => [m.name, m]));
 }
 const self = (agent) => getJson(agent.httpPort, '/v1/self');
 

@@ -180,7 +180,8 @@ void SwimPanel::on_event(const sim::ClusterEvent& e) {
       case swim::EventKind::dead: c.state = 2; break;
       case swim::EventKind::left: c.state = 3; break;
       case swim::EventKind::removed: c.state = kUnknown; break;
-      case swim::EventKind::updated: break;
+      case swim::EventKind::updated:
+      case swim::EventKind::conflict: break;
     }
     refresh_cell(e.observer, *host);
   }
