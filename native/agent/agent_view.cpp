@@ -236,6 +236,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
   out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
+  out << auth_metrics_text(c.auth, c.auth_addresses);
   return out.str();
 }
 

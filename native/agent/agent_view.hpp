@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/peer_detectors.hpp"
 #include "base/time.hpp"
@@ -21,6 +22,8 @@ struct AgentViewContext {
   bool paused;
   LwsHost::Refusals ws_refusals;  // what the HTTP server and its WebSocket turned away
   std::size_t file_streams = 0;   // static files being sent now
+  AuthLimiter::Counters auth{};   // wrong tokens and the commands refused for them
+  std::size_t auth_addresses = 0; // remote addresses the token limiter tracks
 };
 
 nlohmann::json self_json(const AgentViewContext& c);
