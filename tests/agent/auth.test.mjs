@@ -37,7 +37,8 @@ async function guesser(i) {
   for (let g = 0; g < GUESSES; ++g) v.send({ type: 'pause', ms: 1, token: `wrong-${i}-${g}` });
   lastSent = Date.now();
   v.ws.on('message', (d) => { if (JSON.parse(d.toString()).type === 'error') firstReply ??= Date.now(); });
-  await v.next(() => v.messages.filter((m) => m.type === 'error').length >= GUESSES, 10000, `replies on connection ${i}`);
+  await waitFor(() => v.messages.filter((m) => m.type === 'error').length >= GUESSES, 10000,
+                `replies on connection ${i}`, 20);
   v.close();
   return v.messages.filter((m) => m.type === 'error').map((m) => m.code);
 }
