@@ -93,11 +93,15 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   http.web_dir = options.web_dir;
   http.dynamic_paths = {"/v1", "/metrics"};
   http.max_clients = options.max_clients;
+  http.tls_cert = options.tls_cert;
+  http.tls_key = options.tls_key;
   // Browsers may open /ws from this agent's own pages and from the origins given; requests
   // without an Origin (programs, not pages) are always allowed.
   http.origins = OriginPolicy();
-  for (const auto& o : OriginPolicy::own_origins(options.http_host, options.http_port))
+  for (std::string o : OriginPolicy::own_origins(options.http_host, options.http_port)) {
+    if (!options.tls_cert.empty()) o.replace(0, 4, "https");  // this agent's pages are https://
     (void)http.origins.allow(o);
+  }
   for (const auto& o : options.allow_origins)
     if (auto s = http.origins.allow(o); !s) return s.error();
   Agent* self = agent.get();
@@ -309,6 +313,7 @@ void Agent::on_timer() {
   }
   reap_streams();
   log_stream_refusals(t);
+  log_auth_reports(t);
   if (http_->clients() > 0 && t >= next_stats_) {
     broadcast_stats();
     next_stats_ = t + kStatsPeriod;
@@ -485,6 +490,8 @@ AgentViewContext Agent::view_at(Millis at) const {
   view.streams = stream_stats_;
   view.streams.open_incoming = incoming_streams();
   view.streams.buffered = stream_buffered_;
+  view.auth = auth_.counters();
+  view.auth_addresses = auth_.addresses();
   return view;
 }
 
@@ -498,6 +505,10 @@ HttpResponse Agent::http(const std::string& uri) {
     return {200, "application/json",
             nlohmann::json{{"agents", {{{"name", node_.name()}, {"http", ""}}}}}.dump()};
   return {404, "application/json", nlohmann::json{{"error", "not found"}, {"path", uri}}.dump()};
+}
+
+void Agent::log_auth_reports(Millis at) {
+  for (const std::string& line : auth_.reports(at)) std::fprintf(stderr, "vigil agent: %s\n", line.c_str());
 }
 
 void Agent::on_ws_open(LwsHost::ClientId client) {
@@ -529,10 +540,17 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
                         {"dropped", http_->dropped(client)}};
     return http_->send(client, j.dump());
   }
-  ParsedCommand parsed = parse_command(text, options_.token);
-  if (auto* e = std::get_if<CommandError>(&parsed.result)) return reply_error(parsed.type, e->code, e->message);
-  const Command& command = std::get<Command>(parsed.result);
+  // Wrong tokens are limited per address, not per connection: reconnecting must not buy guesses.
   const Millis t = now();
+  const std::string peer = http_->remote_address(client);
+  ParsedCommand parsed = parse_command(text, options_.token, auth_.admits(peer, t));
+  if (auto* e = std::get_if<CommandError>(&parsed.result)) {
+    if (e->code == "unauthorized") auth_.failed(peer, t);
+    if (e->code == "auth-rate-limited") auth_.refused(peer, t);
+    log_auth_reports(t);
+    return reply_error(parsed.type, e->code, e->message);
+  }
+  const Command& command = std::get<Command>(parsed.result);
   std::string failure;
   std::visit(
       [&](const auto& c) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "agent/agent_view.hpp"
+#include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/join_retry.hpp"
 #include "agent/peer_detectors.hpp"
@@ -39,6 +40,9 @@ struct AgentOptions {
   std::string label;                  // memberlist's cluster label; empty for none
   // Gossip encryption keys (AES, 16/24/32 bytes): the first seals, all open. Empty: plaintext.
   std::vector<wire::Bytes> keys;
+  // The live view over HTTPS and wss: PEM certificate and key files; both empty for plain HTTP.
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 class StreamLink;
@@ -105,12 +109,14 @@ class Agent : private RawHandler {
   void on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHost::Inbound status);
   void broadcast_stats();
   std::optional<swim::Address> address_of(const std::string& member) const;
+  void log_auth_reports(Millis at);
 
   AgentOptions options_;
   swim::Node node_;
   FaultInjector faults_;
   std::map<std::string, swim::Address> blocked_names_;  // where each peer was blocked, by name
   PeerDetectors detectors_;
+  AuthLimiter auth_;  // wrong tokens per remote address, across connections
   std::unique_ptr<LwsHost> http_;
   sim::EventQueue<Delayed> delayed_;
   // Declared before streams_, which are destroyed first and give their bytes back here.

@@ -14,6 +14,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "cli/tls_flags.hpp"
 #include "crypto/key_source.hpp"
 #include "http/origin_policy.hpp"
 #include "swim/config.hpp"
@@ -60,7 +61,13 @@ const std::vector<cli::Args::Spec>& specs() {
       {"quiet", false, "do not print membership events", ""},
       {"help", false, "show this help", ""},
   };
-  return s;
+  static const std::vector<cli::Args::Spec> with_tls = [] {
+    auto all = s;
+    const auto tls = cli::tls_specs();
+    all.insert(all.end() - 2, tls.begin(), tls.end());  // before --quiet and --help
+    return all;
+  }();
+  return with_tls;
 }
 
 bool is_loopback(const std::string& host) { return host.rfind("127.", 0) == 0 || host == "::1"; }
@@ -210,6 +217,10 @@ int run_agent(const std::vector<std::string>& argv) {
     if (!is_loopback(o.http_host)) return fail("a non-loopback --http needs --token-file");
     o.token = random_token();
   }
+  cli::TlsFiles tls;
+  if (auto code = cli::read_tls_flags(*args, "agent", tls)) return *code;
+  o.tls_cert = tls.cert;
+  o.tls_key = tls.key;
   o.web_dir = args->text("web").value_or(cli::default_web_dir());
   if (o.web_dir == "none") {
     o.web_dir.clear();

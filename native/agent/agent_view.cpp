@@ -238,6 +238,7 @@ std::string metrics_text(const AgentViewContext& c) {
   out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
   out << stream_metrics_text(c.streams, k);
+  out << auth_metrics_text(c.auth, c.auth_addresses);
   return out.str();
 }
 

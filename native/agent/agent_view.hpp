@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/peer_detectors.hpp"
 #include "agent/stream_link.hpp"
@@ -23,6 +24,8 @@ struct AgentViewContext {
   LwsHost::Refusals ws_refusals;  // what the HTTP server and its WebSocket turned away
   std::size_t file_streams = 0;   // static files being sent now
   StreamStats streams{};          // protocol-port TCP streams turned away or cut short
+  AuthLimiter::Counters auth{};   // wrong tokens and the commands refused for them
+  std::size_t auth_addresses = 0; // remote addresses the token limiter tracks
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

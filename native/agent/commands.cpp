@@ -61,7 +61,7 @@ bool tokens_equal(std::string_view guess, std::string_view secret) {
   return false;
 }
 
-ParsedCommand parse_command(std::string_view text_in, std::string_view token) {
+ParsedCommand parse_command(std::string_view text_in, std::string_view token, bool may_check_token) {
   const json j = json::parse(text_in, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return {"", CommandError{"bad-json", "expected a JSON object such as {\"type\":\"snapshot\"}"}};
@@ -75,6 +75,10 @@ ParsedCommand parse_command(std::string_view text_in, std::string_view token) {
   if (std::find(std::begin(kMutating), std::end(kMutating), type) == std::end(kMutating))
     return {type, CommandError{"unknown-command", "unknown command '" + type +
                                                       "' (snapshot, inject, pause, block, unblock, leave, set-profile)"}};
+  if (!may_check_token)
+    return {type, CommandError{"auth-rate-limited",
+                               "too many wrong tokens from this address: commands that need the token are "
+                               "refused unchecked for now; try again in a few seconds"}};
   auto tok = j.find("token");
   if (tok == j.end() || !tok->is_string() || !tokens_equal(tok->get_ref<const std::string&>(), token))
     return {type, CommandError{"unauthorized", "this command needs the agent's token"}};

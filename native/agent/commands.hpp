@@ -35,7 +35,7 @@ using Command = std::variant<command::Snapshot, command::Inject, command::Pause,
                              command::Leave, command::SetProfile>;
 
 struct CommandError {
-  std::string code;  // bad-json, unknown-command, invalid, unauthorized
+  std::string code;  // bad-json, unknown-command, invalid, unauthorized, auth-rate-limited
   std::string message;
 };
 
@@ -45,8 +45,10 @@ struct ParsedCommand {
 };
 
 // Parses one text message and checks its token (compared in constant time) for commands that
-// mutate. Never throws: malformed input is a CommandError.
-ParsedCommand parse_command(std::string_view text, std::string_view token);
+// mutate. Never throws: malformed input is a CommandError. When `may_check_token` is false (the
+// sender's address is out of attempts), a command needing the token is refused with
+// `auth-rate-limited` and its token is not looked at.
+ParsedCommand parse_command(std::string_view text, std::string_view token, bool may_check_token = true);
 
 // Compares a guess with the secret token in time that depends only on the secret's length.
 bool tokens_equal(std::string_view guess, std::string_view secret);

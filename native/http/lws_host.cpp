@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "http/static_files.hpp"
+#include "http/tls_files.hpp"
 #include "http/token_bucket.hpp"
 
 namespace vigil::native {
@@ -122,6 +123,11 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   namespace fs = std::filesystem;
   if (options.port < 1 || options.port > 65535)
     return Error{"port must be in 1..65535, got " + std::to_string(options.port)};
+  const bool tls = !options.tls_cert.empty() || !options.tls_key.empty();
+  if (tls && (options.tls_cert.empty() || options.tls_key.empty()))
+    return Error{"TLS needs both a certificate and its key"};
+  if (tls)
+    if (auto problem = check_tls_files(options.tls_cert, options.tls_key)) return Error{problem->message};
   std::unique_ptr<LwsHost> host(new LwsHost(options, std::move(handlers)));
   Impl& impl = *host->impl_;
 
@@ -177,6 +183,14 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   // Deliberately not LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: its
   // x-frame-options and CSP headers forbid the iframes and wasm the explainer needs.
   info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+  if (tls) {
+    info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.ssl_cert_filepath = host->options_.tls_cert.c_str();
+    info.ssl_private_key_filepath = host->options_.tls_key.c_str();
+    // HTTP/1.1 only: over HTTP/2 a browser's WebSocket would need RFC 8441's extended CONNECT
+    // and the answers here are written as HTTP/1.1 transactions.
+    info.alpn = "http/1.1";
+  }
   impl.context = lws_create_context(&info);
   if (!impl.context) return Error{"cannot start libwebsockets"};
   impl.vhost = lws_create_vhost(impl.context, &info);
@@ -216,7 +230,9 @@ void LwsCallbacks::wake(lws_sorted_usec_list_t* sul) {
   if (wake->host->handlers_.on_timer) wake->host->handlers_.on_timer();
 }
 
-std::string LwsHost::url() const { return "http://" + options_.host + ":" + std::to_string(options_.port) + "/"; }
+std::string LwsHost::url() const {
+  return std::string(secure() ? "https://" : "http://") + options_.host + ":" + std::to_string(options_.port) + "/";
+}
 
 // ------------------------------------------------------------------------------------- HTTP
 
@@ -508,6 +524,17 @@ void LwsHost::send(ClientId id, std::string message) {
 std::uint64_t LwsHost::dropped(ClientId id) const {
   auto it = clients_.find(id);
   return it == clients_.end() ? 0 : it->second->dropped;
+}
+
+std::string LwsHost::remote_address(ClientId id) const {
+  auto it = clients_.find(id);
+  if (it == clients_.end()) return {};
+  char name[64] = {0};
+  if (!lws_get_peer_simple(it->second->wsi, name, sizeof name)) return {};
+  std::string address = name;
+  // An IPv4 peer on a dual-stack socket: one address, one spelling.
+  if (address.rfind("::ffff:", 0) == 0 && address.find('.') != std::string::npos) address.erase(0, 7);
+  return address;
 }
 
 void LwsHost::broadcast(const std::string& message) {

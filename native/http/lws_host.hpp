@@ -62,6 +62,10 @@ class LwsHost {
     int file_stall_seconds = 10;
     // Pages allowed to open the WebSocket (checked on the upgrade; others get 403).
     OriginPolicy origins = OriginPolicy::allow_all();
+    // HTTPS and wss on the same port: PEM files of the certificate (chain) and its private key.
+    // Both empty: plain HTTP. Checked by create(), which names the file at fault.
+    std::string tls_cert;
+    std::string tls_key;
   };
 
   // What became of a complete incoming WebSocket message.
@@ -120,8 +124,11 @@ class LwsHost {
   void want_write(::lws* raw);
   void close_raw(::lws* raw);  // asynchronously; on_closed follows
 
-  std::string url() const;
+  std::string url() const;  // https:// when serving TLS
+  bool secure() const { return !options_.tls_cert.empty(); }
   const Options& options() const { return options_; }
+  // The address `client` connects from ("127.0.0.1", "::1"), "" if unknown or gone.
+  std::string remote_address(ClientId client) const;
 
  private:
   struct Client;

@@ -7,6 +7,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "cli/tls_flags.hpp"
 #include "http/lws_host.hpp"
 
 namespace vigil::native {
@@ -24,7 +25,13 @@ const std::vector<cli::Args::Spec>& specs() {
       {"web", true, "directory holding the built web app", "build/web next to the binary"},
       {"help", false, "show this help", ""},
   };
-  return s;
+  static const std::vector<cli::Args::Spec> with_tls = [] {
+    auto all = s;
+    const auto tls = cli::tls_specs();
+    all.insert(all.end() - 1, tls.begin(), tls.end());  // before --help
+    return all;
+  }();
+  return with_tls;
 }
 
 }  // namespace
@@ -36,7 +43,7 @@ int run_serve(const std::vector<std::string>& argv) {
     return cli::kUsage;
   }
   if (args->flag("help")) {
-    std::printf("usage: vigil serve [options]\nServes the web app over HTTP.\n\noptions:\n%s",
+    std::printf("usage: vigil serve [options]\nServes the web app over HTTP (or HTTPS).\n\noptions:\n%s",
                 cli::Args::usage(specs()).c_str());
     return cli::kOk;
   }
@@ -45,7 +52,11 @@ int run_serve(const std::vector<std::string>& argv) {
     std::fprintf(stderr, "vigil serve: --http: %s\n", endpoint.error().message.c_str());
     return cli::kUsage;
   }
+  cli::TlsFiles tls;
+  if (auto code = cli::read_tls_flags(*args, "serve", tls)) return *code;
   LwsHost::Options options;
+  options.tls_cert = tls.cert;
+  options.tls_key = tls.key;
   options.host = endpoint->host;
   options.port = endpoint->port;
   options.web_dir = args->text("web").value_or(cli::default_web_dir());

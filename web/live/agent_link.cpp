@@ -1,5 +1,7 @@
 #include "live/agent_link.hpp"
 
+#include <emscripten/emscripten.h>
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -41,7 +43,9 @@ AgentLink::~AgentLink() { close(); }
 
 void AgentLink::connect() {
   close();
-  const std::string url = "ws://" + address_ + "/ws";
+  // A page loaded over https may only open wss:// (browsers block ws:// as mixed content).
+  const bool secure = emscripten_run_script_int("location.protocol === 'https:' ? 1 : 0") == 1;
+  const std::string url = (secure ? "wss://" : "ws://") + address_ + "/ws";
   EmscriptenWebSocketCreateAttributes attributes;
   emscripten_websocket_init_create_attributes(&attributes);
   attributes.url = url.c_str();
