@@ -33,6 +33,9 @@ struct AgentOptions {
   std::string label;                  // memberlist's cluster label; empty for none
   // Gossip encryption keys (AES, 16/24/32 bytes): the first seals, all open. Empty: plaintext.
   std::vector<wire::Bytes> keys;
+  // The live view's URL other members advertise to viewers (--advertise-http); empty: the HTTP
+  // host's own URL, its wildcard host replaced by the protocol's bind address.
+  std::string advertise_http;
 };
 
 class StreamLink;

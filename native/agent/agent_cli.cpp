@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "agent/agent.hpp"
+#include "agent/serf_tags.hpp"
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
@@ -33,6 +34,10 @@ const std::vector<cli::Args::Spec>& specs() {
       {"bind", true, "UDP and TCP address for the protocol", "127.0.0.1:7946"},
       {"join", true, "a member to join through (repeat or comma-separate)", ""},
       {"http", true, "address for the live view (HTTP, WebSocket at /ws)", "127.0.0.1:8081"},
+      {"advertise-http", true,
+       "URL of this live view as other machines reach it, advertised to viewers in the node's "
+       "metadata (the Serf tag vigil-view)",
+       "http://HOST:PORT of --http; a 0.0.0.0 host becomes --bind's"},
       {"profile", true, "lan|wan|local|teaching", "lan"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
       {"web", true, "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
@@ -148,6 +153,9 @@ int run_agent(const std::vector<std::string>& argv) {
   if (!http) return fail("--http: " + http.error().message);
   o.http_host = http->host;
   o.http_port = http->port;
+  o.advertise_http = args->text("advertise-http").value_or("");
+  if (args->has("advertise-http"))
+    if (auto s = check_view_url(o.advertise_http); !s) return fail("--advertise-http: " + s.error().message);
   auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
   if (!profile) return fail(profile.error().message);
   o.profile = *profile;
