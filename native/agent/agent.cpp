@@ -16,6 +16,7 @@
 
 #include "agent/agent_view.hpp"
 #include "agent/commands.hpp"
+#include "agent/serf_tags.hpp"
 #include "agent/socket_address.hpp"
 #include "agent/stream_link.hpp"
 #include "crypto/keyring.hpp"
@@ -80,11 +81,6 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   if (!node) return node.error();
   std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
   agent->joined_ = options.joins.empty();
-  if (!options.keys.empty()) {
-    auto keyring = Keyring::create(options.keys);
-    if (!keyring) return keyring.error();
-    agent->node_.set_cipher(std::make_shared<Keyring>(std::move(keyring).value()));
-  }
   if (auto s = agent->open_sockets(); !s) return s.error();
 
   LwsHost::Options http;
@@ -115,6 +111,22 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   auto host = LwsHost::create(http, handlers);
   if (!host) return host.error();
   agent->http_ = std::move(host).value();
+
+  // The live view's URL (its port, its scheme) is known only now: the node, not started yet, is
+  // made again with it in its metadata, as a Serf tag.
+  const std::string view = options.advertise_http.empty()
+                               ? advertised_view_url(agent->http_->url(), options.bind)
+                               : options.advertise_http;
+  auto meta = view_meta(view);
+  if (!meta) return meta.error();
+  auto advertised = swim::Node::create(*config, options.name, options.bind, rng.fork(1), 1, std::move(meta).value());
+  if (!advertised) return advertised.error();
+  agent->node_ = std::move(advertised).value();
+  if (!options.keys.empty()) {
+    auto keyring = Keyring::create(options.keys);
+    if (!keyring) return keyring.error();
+    agent->node_.set_cipher(std::make_shared<Keyring>(std::move(keyring).value()));
+  }
 
   agent->udp_wsi_ = agent->http_->adopt(agent->udp_fd_, agent.get());
   agent->listener_ = std::make_unique<StreamListener>([self] { self->accept_streams(); });
@@ -497,7 +509,7 @@ AgentViewContext Agent::view_at(Millis at) const {
 
 HttpResponse Agent::http(const std::string& uri) {
   const AgentViewContext view = view_at(now());
-  if (uri == "/v1/members") return {200, "application/json", members_json(view, false, true).dump()};
+  if (uri == "/v1/members") return {200, "application/json", members_with_tags(view, false, true).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
   // A page served by this agent connects back to it: an empty address means the page's origin.

@@ -43,6 +43,9 @@ struct AgentOptions {
   // The live view over HTTPS and wss: PEM certificate and key files; both empty for plain HTTP.
   std::string tls_cert;
   std::string tls_key;
+  // The live view's URL other members advertise to viewers (--advertise-http); empty: the HTTP
+  // host's own URL, its wildcard host replaced by the protocol's bind address.
+  std::string advertise_http;
 };
 
 class StreamLink;

@@ -9,6 +9,7 @@
 
 #include "agent/agent.hpp"
 #include "agent/socket_address.hpp"
+#include "agent/serf_tags.hpp"
 #include "cli/args.hpp"
 #include "cli/duration.hpp"
 #include "cli/endpoint.hpp"
@@ -42,6 +43,10 @@ const std::vector<cli::Args::Spec>& specs() {
       {"retry-interval", true, "wait between failed join attempts (500ms, 5s, 2m)", "5s"},
       {"retry-max", true, "join attempts before exiting with status 1 (0: retry for ever)", "0"},
       {"http", true, "address for the live view (HTTP, WebSocket at /ws)", "127.0.0.1:8081"},
+      {"advertise-http", true,
+       "URL of this live view as other machines reach it, advertised to viewers in the node's "
+       "metadata (the Serf tag vigil-view)",
+       "http://HOST:PORT of --http; a 0.0.0.0 host becomes --bind's"},
       {"profile", true, "lan|wan|local|teaching", "lan"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
       {"web", true, "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
@@ -180,6 +185,9 @@ int run_agent(const std::vector<std::string>& argv) {
   if (!http) return fail(http.error().message);
   o.http_host = http->ip_text();
   o.http_port = http->port;
+  o.advertise_http = args->text("advertise-http").value_or("");
+  if (args->has("advertise-http"))
+    if (auto s = check_view_url(o.advertise_http); !s) return fail("--advertise-http: " + s.error().message);
   auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
   if (!profile) return fail(profile.error().message);
   o.profile = *profile;

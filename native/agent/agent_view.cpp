@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "agent/serf_tags.hpp"
 #include "wire/messages.hpp"
 
 namespace vigil::native {
@@ -22,9 +23,18 @@ json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr
 
 constexpr std::size_t kGapsShown = 64;  // recent inter-ack gaps per peer in a snapshot
 
+// A member's Serf tags and, when one of them is a vigil agent's advertisement, its live view.
+void add_tags(json& row, const swim::Member* m) {
+  const Tags tags = m ? decode_tags(m->meta) : Tags{};
+  row["tags"] = tags.empty() ? json::object() : json(tags);
+  if (auto view = tags.find(std::string(kViewTag)); view != tags.end() && check_view_url(view->second))
+    row["view"] = view->second;
+}
+
 }  // namespace
 
-json self_json(const AgentViewContext& c) {
+// The fields of self_json that are not tags.
+static json self_fields(const AgentViewContext& c) {
   const swim::Node& n = c.node;
   const swim::Member* self = n.member(n.name());
   return {{"name", n.name()},
@@ -39,6 +49,20 @@ json self_json(const AgentViewContext& c) {
           {"label", n.config().label},
           {"encrypted", n.cipher() != nullptr},
           {"time_ms", c.now.count()}};
+}
+
+json self_json(const AgentViewContext& c) {
+  json j = self_fields(c);
+  add_tags(j, c.node.member(c.node.name()));
+  return j;
+}
+
+json members_with_tags(const AgentViewContext& c, bool with_gaps, bool with_self) {
+  json rows = members_json(c, with_gaps, with_self);
+  for (auto& row : rows)
+    if (row.is_object() && row.contains("name") && row["name"].is_string())
+      add_tags(row, c.node.member(row["name"].get<std::string>()));
+  return rows;
 }
 
 json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
@@ -117,7 +141,7 @@ json faults_json(const AgentViewContext& c) {
 json snapshot_json(const AgentViewContext& c) {
   return {{"type", "snapshot"},
           {"self", self_json(c)},
-          {"members", members_json(c, true)},
+          {"members", members_with_tags(c, true)},
           {"counters", counters_json(c.node.counters())},
           {"config", config_json(c.node.config(), c.profile)},
           {"faults", faults_json(c)}};
@@ -126,7 +150,7 @@ json snapshot_json(const AgentViewContext& c) {
 json stats_json(const AgentViewContext& c) {
   return {{"type", "stats"},
           {"self", self_json(c)},
-          {"members", members_json(c, false)},
+          {"members", members_with_tags(c, false)},
           {"counters", counters_json(c.node.counters())}};
 }
 

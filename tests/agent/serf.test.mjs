@@ -35,13 +35,14 @@ function spawnLogged(name, kind, command, argv) {
   return p;
 }
 
-async function startSerf(name, { join, key } = {}) {
+async function startSerf(name, { join, key, tags = {} } = {}) {
   const port = await freePort();
   const rpcPort = await freePort();
   const argv = ['agent', `-node=${name}`, `-bind=127.0.0.1:${port}`, `-rpc-addr=127.0.0.1:${rpcPort}`,
                 '-profile=lan', '-log-level=debug'];
   if (join) argv.push(`-join=127.0.0.1:${join}`);
   if (key) argv.push(`-encrypt=${key}`);
+  for (const [k, v] of Object.entries(tags)) argv.push('-tag', `${k}=${v}`);
   const s = spawnLogged(name, 'serf', serf, argv);
   Object.assign(s, { port, rpcPort });
   await waitFor(async () => {
@@ -125,7 +126,7 @@ const N = 6;
 const suspicionMax = 6 * 4 * Math.max(1, Math.log10(N)) * 1000;
 const detectionBound = (2 * N - 1) * 1000 + suspicionMax + 2000;
 
-const s0 = await startSerf('serf-0');
+const s0 = await startSerf('serf-0', { tags: { role: 'lab' } });
 const s1 = await startSerf('serf-1', { join: s0.port });
 const s2 = await startSerf('serf-2', { join: s0.port });
 const v0 = await startVigil('vigil-0', { join: s0.port });
@@ -143,6 +144,16 @@ const viaSerf = await serfMembers(s0);
 check(JSON.stringify(viaSerf['vigil-0'].protocol) === JSON.stringify(viaSerf['serf-1'].protocol) &&
       viaSerf['vigil-0'].protocol.min === 2 && viaSerf['vigil-0'].protocol.max === 5,
       `serf sees vigil's protocol versions as a Serf agent's (${JSON.stringify(viaSerf['vigil-0'].protocol)})`);
+
+// Tags both ways: vigil's metadata is Serf tags, so `serf members` shows where its live view is,
+// and vigil decodes a Serf agent's tags (serf-0 runs with -tag role=lab).
+check(viaSerf['vigil-0'].tags['vigil-view'] === `http://127.0.0.1:${v0.httpPort}`,
+      `serf members shows vigil-0's tag vigil-view=${viaSerf['vigil-0'].tags['vigil-view']}`);
+const viaVigil = await vigilMembers(v0);
+check(viaVigil['serf-0'].tags.role === 'lab' && viaVigil['serf-0'].view === undefined,
+      `vigil's /v1/members shows serf-0's tags ${JSON.stringify(viaVigil['serf-0'].tags)}, and no view`);
+check(viaVigil['vigil-1'].view === `http://127.0.0.1:${v1.httpPort}`,
+      `and vigil-1's view, learnt through the Serf agents (${viaVigil['vigil-1'].view})`);
 
 // The live view (the WebSocket snapshot the web app draws) shows the Serf members.
 const viewer = new Viewer(v0);

@@ -63,6 +63,32 @@ try {
         `screenshot is not blank (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(1)}% drawn)`);
   check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
 
+  // A fresh page after the crash: /v1/demo still lists the dead agent, but the survivors hold it
+  // dead, so it gets no row (its column stays), and fault injection aims at a live member.
+  const fresh = await openPage(browser);
+  await fresh.page.goto(`${url}?demo=live`);
+  await fresh.page.waitForFunction((name) => {
+    const st = window.vigil && window.vigil.state();
+    return st && st.agents && st.agents.length === 2 && st.agents.every((a) => a.status === 'connected' &&
+      a.members[name] === 'dead') && st.peer !== '';
+  }, victim.name, { timeout: 60000, polling: 200 });
+  const after = await fresh.page.evaluate(() => window.vigil.state());
+  const alive = info.agents.filter((a) => a.name !== victim.name).map((a) => a.name);
+  check(!after.agents.some((a) => a.name === victim.name || a.address.endsWith(`:${victim.http.split(':')[1]}`)) &&
+        after.columns.includes(victim.name) && !after.columns.some((c) => /^\d/.test(c)),
+        `a fresh view has rows ${after.agents.map((a) => a.name).join(', ')} and columns ${after.columns.join(', ')}`);
+  check(alive.includes(after.peer) && after.peer !== after.agents[0].name,
+        `its default peer is ${after.peer}, a live member`);
+  await drawFrames(fresh.page, 2);
+  const block = (await fresh.page.evaluate(() => window.vigil.state())).layout.items.find((i) => i.label === 'block -> peer');
+  await fresh.page.mouse.move(block.x + block.w / 2, block.y + block.h / 2);
+  await fresh.page.mouse.down();
+  await fresh.page.mouse.up();
+  await fresh.page.waitForFunction(() => window.vigil.state().agents[0].last_reply !== '', null, { timeout: 10000, polling: 100 });
+  const reply = (await fresh.page.evaluate(() => window.vigil.state())).agents[0].last_reply;
+  check(reply === 'ok block', `"block -> peer" is accepted (${reply})`);
+  await fresh.page.close();
+
   // The same cluster on a phone (320 CSS px, touch): one column, every widget and label fits.
   const phone = await (await browser.newContext({ viewport: { width: 320, height: 700 }, deviceScaleFactor: 2,
                                                   hasTouch: true, isMobile: true })).newPage();

@@ -37,15 +37,24 @@ const char* to_string(AgentLink::Status status) {
   return "?";
 }
 
-AgentLink::AgentLink(std::string address) : address_(std::move(address)), name_(address_) {}
+std::string view_endpoint(const std::string& address) {
+  std::string rest = address;
+  if (const auto scheme = rest.find("://"); scheme != std::string::npos) rest = rest.substr(scheme + 3);
+  return rest.substr(0, rest.find('/'));
+}
+
+AgentLink::AgentLink(std::string address)
+    : address_(std::move(address)), endpoint_(view_endpoint(address_)), name_(address_) {}
 
 AgentLink::~AgentLink() { close(); }
 
 void AgentLink::connect() {
   close();
-  // A page loaded over https may only open wss:// (browsers block ws:// as mixed content).
-  const bool secure = emscripten_run_script_int("location.protocol === 'https:' ? 1 : 0") == 1;
-  const std::string url = (secure ? "wss://" : "ws://") + address_ + "/ws";
+  // A view advertised as https is reached over TLS, and so is every agent from a page loaded over
+  // https (browsers block ws:// there as mixed content).
+  const bool page_secure = emscripten_run_script_int("location.protocol === 'https:' ? 1 : 0") == 1;
+  const bool tls = page_secure || address_.rfind("https://", 0) == 0;
+  const std::string url = (tls ? "wss://" : "ws://") + endpoint_ + "/ws";
   EmscriptenWebSocketCreateAttributes attributes;
   emscripten_websocket_init_create_attributes(&attributes);
   attributes.url = url.c_str();
@@ -92,6 +101,7 @@ void AgentLink::note(std::string line) {
 EM_BOOL AgentLink::on_open(int, const EmscriptenWebSocketOpenEvent*, void* self) {
   auto* link = static_cast<AgentLink*>(self);
   link->status_ = Status::open;
+  link->ever_opened_ = true;
   request_frames();
   return EM_TRUE;
 }
@@ -147,6 +157,11 @@ void AgentLink::take_members(const nlohmann::json& list) {
       member.mean_ms = number(m, "mean_ms", 0);
       member.std_ms = number(m, "std_ms", 0);
     }
+    member.tags.clear();
+    if (auto it = m.find("tags"); it != m.end() && it->is_object())
+      for (const auto& [key, value] : it->items())
+        if (value.is_string()) member.tags[key] = value.get<std::string>();
+    member.view = text(m, "view");
     fresh[name] = std::move(member);
   }
   members_ = std::move(fresh);
@@ -175,9 +190,11 @@ void AgentLink::handle(const nlohmann::json& m) {
     }
   } else if (type == "error") {
     last_error_ = text(m, "code") + ": " + text(m, "message");
+    last_reply_ = "error " + last_error_;
     note("error from " + name_ + ": " + last_error_);
   } else if (type == "ok") {
     note(name_ + " did " + text(m, "command"));
+    last_reply_ = "ok " + text(m, "command");
   }
 }
 

@@ -22,9 +22,12 @@ class AgentLink {
     double phi = -1;  // < 0: not known yet; infinity when unbounded
     std::vector<double> gaps_ms;
     double mean_ms = 0, std_ms = 0;
+    std::map<std::string, std::string> tags;  // its Serf tags (memberlist metadata)
+    std::string view;  // a vigil agent's live view (http[s]://host:port); empty for others
   };
 
-  explicit AgentLink(std::string address);  // "host:port" of the agent's live view
+  // "host:port" of the agent's live view, or its URL (http://host:port, https:// for wss).
+  explicit AgentLink(std::string address);
   ~AgentLink();
   AgentLink(const AgentLink&) = delete;
   AgentLink& operator=(const AgentLink&) = delete;
@@ -34,6 +37,10 @@ class AgentLink {
   bool send(const nlohmann::json& message);
 
   const std::string& address() const { return address_; }
+  // host:port, however the address was written: what tells two links to one agent apart.
+  const std::string& endpoint() const { return endpoint_; }
+  // Whether the WebSocket ever opened: a link that never did may point at a dead agent.
+  bool ever_opened() const { return ever_opened_; }
   const std::string& name() const { return name_; }  // the agent's name once known
   Status status() const { return status_; }
   const std::string& last_error() const { return last_error_; }
@@ -41,6 +48,8 @@ class AgentLink {
   const nlohmann::json& counters() const { return counters_; }
   const nlohmann::json& self() const { return self_; }
   const std::deque<std::string>& log() const { return log_; }
+  // The agent's answer to the last command: "ok block", or "error invalid: ...".
+  const std::string& last_reply() const { return last_reply_; }
   std::uint64_t messages() const { return messages_; }
 
  private:
@@ -53,7 +62,9 @@ class AgentLink {
   void note(std::string line);
 
   std::string address_;
+  std::string endpoint_;
   std::string name_;
+  bool ever_opened_ = false;
   EMSCRIPTEN_WEBSOCKET_T socket_ = 0;
   Status status_ = Status::closed;
   std::string last_error_;
@@ -61,9 +72,13 @@ class AgentLink {
   nlohmann::json counters_ = nlohmann::json::object();
   nlohmann::json self_ = nlohmann::json::object();
   std::deque<std::string> log_;
+  std::string last_reply_;
   std::uint64_t messages_ = 0;
 };
 
 const char* to_string(AgentLink::Status status);
+
+// host:port of a live view given as host:port or as a URL (scheme and path dropped).
+std::string view_endpoint(const std::string& address);
 
 }  // namespace vigil::web

@@ -80,6 +80,104 @@ void LivePanel::connect_all() {
   }
   selected_agent_ = 0;
   selected_peer_ = 0;
+  peer_.clear();
+  peer_chosen_ = false;
+  dropped_.clear();
+}
+
+void LivePanel::add_agent(const std::string& view) {
+  if (links_.size() >= kMaxAgents) return;
+  links_.push_back(std::make_unique<AgentLink>(view));
+  links_.back()->connect();
+  // The list in the box (and the page's URL) names every agent followed: host:port, as typed,
+  // unless the view is served over TLS.
+  const std::string item = view.rfind("http://", 0) == 0 ? view_endpoint(view) : view;
+  const std::string list = addresses_[0] ? std::string(addresses_) + "," + item : item;
+  if (list.size() < sizeof addresses_) std::snprintf(addresses_, sizeof addresses_, "%s", list.c_str());
+}
+
+const AgentLink* LivePanel::selected_link() const {
+  if (links_.empty()) return nullptr;
+  return links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))].get();
+}
+
+namespace {
+
+bool gone(const std::string& state) { return state == "dead" || state == "left"; }
+
+// A link knows its agent's name once a snapshot arrived; before that its name is its address.
+bool named(const AgentLink& l) { return l.self().contains("name"); }
+
+}  // namespace
+
+void LivePanel::drop_dead_links() {
+  for (std::size_t i = 0; i < links_.size();) {
+    const AgentLink& l = *links_[i];
+    const bool unreachable = !l.ever_opened() && (l.status() == AgentLink::Status::failed ||
+                                                  l.status() == AgentLink::Status::closed);
+    std::string dead_name;
+    if (unreachable)
+      for (const auto& other : links_)
+        if (other->status() == AgentLink::Status::open)
+          for (const auto& [name, m] : other->members())
+            if (gone(m.state) && (name == l.name() || (!m.view.empty() && view_endpoint(m.view) == l.endpoint())))
+              dead_name = name;
+    if (dead_name.empty()) {
+      ++i;
+      continue;
+    }
+    dropped_.insert(dead_name);
+    links_.erase(links_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (selected_agent_ >= static_cast<int>(i) && selected_agent_ > 0) --selected_agent_;
+  }
+}
+
+void LivePanel::discover() {
+  std::set<std::string> followed_names, followed_endpoints, vigil_agents;
+  for (const auto& l : links_) {
+    followed_endpoints.insert(l->endpoint());
+    if (named(*l)) {
+      followed_names.insert(l->name());
+      vigil_agents.insert(l->name());
+    }
+  }
+  std::vector<Discovered> found;
+  std::set<std::string> listed;
+  for (const auto& l : links_)
+    for (const auto& [name, m] : l->members()) {
+      listed.insert(name);
+      if (m.view.empty()) continue;
+      vigil_agents.insert(name);
+      if (gone(m.state) || followed_names.count(name) || followed_endpoints.count(view_endpoint(m.view))) continue;
+      const std::string& agent = name;  // a structured binding cannot be captured (clang 14)
+      if (std::none_of(found.begin(), found.end(), [&](const Discovered& d) { return d.name == agent; }))
+        found.push_back({agent, m.view});
+    }
+  std::sort(found.begin(), found.end(), [](const Discovered& a, const Discovered& b) { return a.name < b.name; });
+  discovered_ = std::move(found);
+  observed_only_.clear();
+  for (const auto& name : listed)
+    if (!vigil_agents.count(name)) observed_only_.insert(name);
+}
+
+void LivePanel::pick_peer() {
+  const auto& names = names_cache_;
+  const AgentLink* agent = selected_link();
+  const bool listed = std::find(names.begin(), names.end(), peer_) != names.end();
+  if (peer_chosen_ && listed) return;
+  peer_chosen_ = false;
+  peer_.clear();
+  if (!agent) return;
+  for (const auto& n : names) {
+    if (n == agent->name()) continue;
+    auto it = agent->members().find(n);
+    if (it != agent->members().end() && it->second.state == "alive") {
+      peer_ = n;
+      return;
+    }
+  }
+  // Nobody alive: any member the agent lists, so that unblocking stays possible.
+  if (!agent->members().empty()) peer_ = agent->members().begin()->first;
 }
 
 void LivePanel::save(UrlParams& p) const {
@@ -96,13 +194,19 @@ void LivePanel::advance(double) {
     const auto i = static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1));
     links_[i]->send({{"type", "snapshot"}});
   }
+  drop_dead_links();
+  discover();
   names_cache_ = member_names();
+  pick_peer();
+  const auto at = std::find(names_cache_.begin(), names_cache_.end(), peer_);
+  selected_peer_ = at == names_cache_.end() ? 0 : static_cast<int>(at - names_cache_.begin());
 }
 
 std::vector<std::string> LivePanel::member_names() const {
   std::set<std::string> names;
   for (const auto& l : links_) {
-    names.insert(l->name());
+    // An agent that never answered has only its address for a name: no column of its own.
+    if (named(*l)) names.insert(l->name());
     for (const auto& [name, m] : l->members()) names.insert(name);
   }
   return {names.begin(), names.end()};
@@ -120,6 +224,39 @@ void LivePanel::draw() {
   });
 }
 
+void LivePanel::draw_discovered() {
+  if (!discovered_.empty()) {
+    section("Discovered");
+    hint("%zu more agent%s in this cluster serve%s a live view: add %s.", discovered_.size(),
+         discovered_.size() == 1 ? "" : "s", discovered_.size() == 1 ? "s" : "", discovered_.size() == 1 ? "it" : "them");
+    const bool room = links_.size() < kMaxAgents;
+    constexpr std::size_t kButtonsShown = 16;  // past these, "add all" takes the rest
+    std::string add;
+    ImGui::BeginDisabled(!room);
+    for (std::size_t i = 0; i < discovered_.size() && i < kButtonsShown; ++i) {
+      const std::string label = "+ " + discovered_[i].name;
+      if (i == 0 ? button(label.c_str()) : row_button(label.c_str())) add = discovered_[i].view;
+    }
+    const bool all = row_button("add all");
+    ImGui::EndDisabled();
+    if (discovered_.size() > kButtonsShown) hint("and %zu more", discovered_.size() - kButtonsShown);
+    if (!room) hint("one view follows at most %zu agents", kMaxAgents);
+    if (!add.empty()) add_agent(add);
+    if (all)
+      for (const auto& d : discovered_) add_agent(d.view);
+  }
+  if (!observed_only_.empty()) {
+    std::string list;
+    for (const auto& n : observed_only_) list += (list.empty() ? "" : ", ") + n;
+    hint("observed only (columns marked *, no live view of their own, e.g. Serf or Consul): %s", list.c_str());
+  }
+  if (!dropped_.empty()) {
+    std::string list;
+    for (const auto& n : dropped_) list += (list.empty() ? "" : ", ") + n;
+    hint("not followed: %s, dead or left in the other agents' views", list.c_str());
+  }
+}
+
 void LivePanel::draw_controls() {
   ImGui::TextWrapped("Real agents (`vigil agent`, or `vigil demo`) stream their own views here over WebSocket.");
   section("Agents");
@@ -129,10 +266,11 @@ void LivePanel::draw_controls() {
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const AgentLink& l = *links_[i];
     const bool ok = l.status() == AgentLink::Status::open;
-    ImGui::TextColored(plot::to_vec4(ok ? plot::palette().alive : plot::palette().error), "%s  %s  %s", l.name().c_str(),
-                       l.address().c_str(), to_string(l.status()));
+    ImGui::TextColored(plot::to_vec4(ok ? plot::palette().alive : plot::palette().error), "%s  %s  %s",
+                       named(l) ? l.name().c_str() : "?", l.endpoint().c_str(), to_string(l.status()));
     if (!ok && !l.last_error().empty()) hint("  %s", l.last_error().c_str());
   }
+  draw_discovered();
 
   section("Fault injection");
   ImGui::SetNextItemWidth(-1);
@@ -146,12 +284,16 @@ void LivePanel::draw_controls() {
   if (!names.empty()) {
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
     selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names.size()) - 1);
-    ImGui::SliderInt("peer", &selected_peer_, 0, static_cast<int>(names.size()) - 1,
-                     names[static_cast<std::size_t>(selected_peer_)].c_str());
+    if (ImGui::SliderInt("peer", &selected_peer_, 0, static_cast<int>(names.size()) - 1,
+                         names[static_cast<std::size_t>(selected_peer_)].c_str())) {
+      selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names.size()) - 1);
+      peer_ = names[static_cast<std::size_t>(selected_peer_)];
+      peer_chosen_ = true;
+    }
   }
   ImGui::BeginDisabled(!can);
   AgentLink* agent = links_.empty() ? nullptr : links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))].get();
-  const std::string peer = names.empty() ? "" : names[static_cast<std::size_t>(selected_peer_)];
+  const std::string peer = peer_;
   const std::string token = token_;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
   slider("loss (%)", &loss_pct_, 0, 90, "%.0f");
@@ -161,8 +303,10 @@ void LivePanel::draw_controls() {
     agent->send({{"type", "inject"}, {"token", token}, {"loss", loss_pct_ / 100.0}, {"delay_ms", delay_ms_}, {"direction", "send"}});
   if (row_button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
   if (row_button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
-  if (button("block -> peer") && agent) agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
-  if (row_button("unblock") && agent) agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
+  if (button("block -> peer") && agent && !peer.empty())
+    agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
+  if (row_button("unblock") && agent && !peer.empty())
+    agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
   if (row_button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
   ImGui::EndDisabled();
   if (!can) hint("enter the token (printed by vigil demo / vigil agent) to inject faults");
@@ -227,7 +371,10 @@ void LivePanel::draw_matrix(float height) {
   plot::Axis y{0, static_cast<double>(std::max(rows, 1)), "observer agent (each row: its own view)"};
   x.index_ticks = y.index_ticks = true;
   std::vector<const char*> col_names, row_names;
-  for (const auto& n : names) col_names.push_back(n.c_str());
+  // Members with no live view of their own are columns only: marked with a star.
+  std::vector<std::string> col_labels;
+  for (const auto& n : names) col_labels.push_back(observed_only_.count(n) ? n + "*" : n);
+  for (const auto& n : col_labels) col_names.push_back(n.c_str());
   for (const auto& l : links_) row_names.push_back(l->name().empty() ? l->address().c_str() : l->name().c_str());
   if (cols > 0) x.tick_names = col_names.data();
   if (rows > 0) y.tick_names = row_names.data();
@@ -255,6 +402,8 @@ void LivePanel::draw_matrix(float height) {
       const AgentLink& l = *links_[static_cast<std::size_t>(row)];
       auto it = l.members().find(names[static_cast<std::size_t>(col)]);
       ImGui::BeginTooltip();
+      if (observed_only_.count(names[static_cast<std::size_t>(col)]))
+        ImGui::Text("%s is observed only: it serves no live view", names[static_cast<std::size_t>(col)].c_str());
       if (it == l.members().end()) ImGui::Text("%s does not list %s", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str());
       else ImGui::Text("%s sees %s: %s #%u, phi %.2f", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str(),
                        it->second.state.c_str(), it->second.incarnation, it->second.phi);
@@ -288,8 +437,11 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
       ImGui::TableNextColumn();
       const auto at = std::find(names_cache_.begin(), names_cache_.end(), name);
       const int index = static_cast<int>(at - names_cache_.begin());
-      if (ImGui::Selectable(name.c_str(), index == selected_peer_, ImGuiSelectableFlags_SpanAllColumns))
+      if (ImGui::Selectable(name.c_str(), index == selected_peer_, ImGuiSelectableFlags_SpanAllColumns)) {
         selected_peer_ = index;
+        peer_ = name;
+        peer_chosen_ = true;
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(m.state.c_str());
       ImGui::TableNextColumn();
@@ -315,10 +467,8 @@ void LivePanel::draw_peer(float height) {
   }
   const AgentLink& l = *links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
   // An agent has no detector for itself: plot its first peer instead.
-  selected_peer_ = std::clamp(selected_peer_, 0, static_cast<int>(names_cache_.size()) - 1);
-  if (names_cache_[static_cast<std::size_t>(selected_peer_)] == l.name() && names_cache_.size() > 1)
-    selected_peer_ = (selected_peer_ + 1) % static_cast<int>(names_cache_.size());
-  const std::string& peer = names_cache_[static_cast<std::size_t>(selected_peer_)];
+  std::string peer = peer_;
+  if ((peer.empty() || peer == l.name()) && !l.members().empty()) peer = l.members().begin()->first;
 
   // Beside the plot when wide; above it on a phone, where a third of the width is no table.
   const bool stacked = screen::narrow();
@@ -353,9 +503,19 @@ nlohmann::json LivePanel::state() const {
     nlohmann::json members = nlohmann::json::object();
     for (const auto& [name, m] : l->members()) members[name] = m.state;
     agents.push_back({{"name", l->name()}, {"address", l->address()}, {"status", to_string(l->status())},
-                      {"members", members}, {"messages", l->messages()}});
+                      {"members", members}, {"messages", l->messages()},
+                      {"last_reply", l->last_reply()}});
   }
-  return {{"demo", "live"}, {"agents", agents}, {"token_entered", token_[0] != 0}};
+  nlohmann::json discovered = nlohmann::json::array();
+  for (const auto& d : discovered_) discovered.push_back({{"name", d.name}, {"view", d.view}});
+  return {{"demo", "live"},
+          {"agents", agents},
+          {"token_entered", token_[0] != 0},
+          {"columns", names_cache_},
+          {"discovered", discovered},
+          {"observed_only", observed_only_},
+          {"dropped", dropped_},
+          {"peer", peer_}};
 }
 
 }  // namespace vigil::web

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,8 @@ namespace vigil::web {
 
 // The live cluster: real agents over WebSocket, each row of the matrix one agent's own view,
 // per-peer phi and ack gaps, counters, and fault injection once the agents' token is entered.
+// Connected to one agent, it finds the others: every vigil agent advertises its live view's URL
+// in its member metadata (the Serf tag vigil-view), which members lists carry as "view".
 class LivePanel : public Panel {
  public:
   explicit LivePanel(const UrlParams& params);
@@ -26,7 +30,24 @@ class LivePanel : public Panel {
   void save(UrlParams& params) const override;
 
  private:
+  // A discovered agent: its name and its live view's URL.
+  struct Discovered {
+    std::string name, view;
+  };
+  // One view follows at most this many agents: each is a WebSocket streaming ten times a second.
+  static constexpr std::size_t kMaxAgents = 32;
+
   void connect_all();
+  void add_agent(const std::string& view);
+  // From the links' member lists: agents not yet followed, members with no view of their own,
+  // and links that never opened to an agent the others hold dead or left (dropped).
+  void discover();
+  void drop_dead_links();
+  // The peer fault injection aims at: the user's pick while it is listed, else the first member
+  // the selected agent holds alive (never the agent itself, never an unnamed address).
+  void pick_peer();
+  const AgentLink* selected_link() const;
+  void draw_discovered();
   void take_demo_config();
   std::vector<std::string> member_names() const;
   void draw_controls();
@@ -36,7 +57,7 @@ class LivePanel : public Panel {
   void draw_peer_table(const AgentLink& l);
   static plot::HeatCell heat_cell(int row, int col, void* self);
 
-  char addresses_[512] = "";
+  char addresses_[2048] = "";
   char token_[128] = "";
   bool demo_checked_ = false;
   std::vector<std::unique_ptr<AgentLink>> links_;
@@ -44,6 +65,11 @@ class LivePanel : public Panel {
   double loss_pct_ = 10, delay_ms_ = 0, pause_ms_ = 2000;
   double last_snapshot_at_ms_ = 0;  // performance.now() of the last snapshot request
   std::vector<std::string> names_cache_;
+  std::vector<Discovered> discovered_;
+  std::set<std::string> observed_only_;  // members with no live view (Serf, Consul, ...)
+  std::set<std::string> dropped_;        // agents left out of the rows: dead or left
+  std::string peer_;
+  bool peer_chosen_ = false;
 };
 
 }  // namespace vigil::web
