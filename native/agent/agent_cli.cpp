@@ -134,11 +134,6 @@ Result<swim::Address> local_address(const std::string& flag, const std::string& 
   return found->front();
 }
 
-std::string live_view_url(const AgentOptions& o) {
-  const bool v6 = o.http_host.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + o.http_host + "]" : o.http_host) + ":" + std::to_string(o.http_port) + "/";
-}
-
 }  // namespace
 
 int run_agent(const std::vector<std::string>& argv) {
@@ -247,7 +242,7 @@ int run_agent(const std::vector<std::string>& argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
   std::printf("vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(), o.bind.to_string().c_str(),
-              live_view_url(o).c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
+              (*agent)->http_url().c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
               o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
   std::fflush(stdout);
   return (*agent)->run(g_stop, g_stop_now);

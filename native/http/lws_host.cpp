@@ -231,7 +231,10 @@ void LwsCallbacks::wake(lws_sorted_usec_list_t* sul) {
 }
 
 std::string LwsHost::url() const {
-  return std::string(secure() ? "https://" : "http://") + options_.host + ":" + std::to_string(options_.port) + "/";
+  // An IPv6 literal is bracketed, as URLs write it.
+  const bool v6 = options_.host.find(':') != std::string::npos;
+  const std::string host = v6 ? "[" + options_.host + "]" : options_.host;
+  return std::string(secure() ? "https://" : "http://") + host + ":" + std::to_string(options_.port) + "/";
 }
 
 // ------------------------------------------------------------------------------------- HTTP
