@@ -296,7 +296,11 @@ void Agent::on_timer() {
 void Agent::accept_streams() {
   for (;;) {
     const int fd = ::accept(tcp_fd_, nullptr, nullptr);
-    if (fd < 0) return;
+    if (fd < 0) {
+      // Out of descriptors the listener stays readable: retry in a second instead of spinning.
+      if (errno == EMFILE || errno == ENFILE) http_->pause_accepting(tcp_wsi_, Millis{1000});
+      return;
+    }
     if (!set_nonblocking(fd)) {
       ::close(fd);
       continue;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "http/limit_metrics.hpp"
 #include "wire/messages.hpp"
 
 namespace vigil::native {
@@ -236,6 +237,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
   out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
+  out << limit_metrics(c.ws_refusals);
   return out.str();
 }
 
