@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -600,6 +601,9 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
     case LWS_CALLBACK_ESTABLISHED: {
       if (auto it = host->impl_->connections.find(wsi); it != host->impl_->connections.end())
         it->second.upgraded = true;
+      const int fd = lws_get_socket_fd(wsi);
+      const int buffer = host->options_.viewer_socket_buffer;
+      if (fd >= 0 && buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, sizeof buffer);
       auto* client = new LwsHost::Client(host->next_client_++, wsi, host->options_);
       *slot = client;
       host->clients_[client->id] = client;

@@ -80,6 +80,9 @@ class LwsHost {
     // always accepted into an empty queue, so one large snapshot never closes a viewer.
     std::size_t max_queue_bytes = 1024 * 1024;
     std::size_t max_total_queue_bytes = 8 * 1024 * 1024;
+    // The kernel's send buffer for a viewer's socket, fixed (not grown by the kernel up to 4 MiB):
+    // a viewer that stops reading then shows in its queue, and meets its budget, within seconds.
+    int viewer_socket_buffer = 128 * 1024;
     // Each kind of refusal is logged (on stderr) at most once per this many seconds, with the
     // count since its previous line; 0: not logged.
     int refusal_log_seconds = 10;
