@@ -18,7 +18,7 @@ std::string limit_metrics(const LwsHost::Refusals& r) {
           "Connections closed after an answer the client had not read (pipelining without reading).",
           r.slow_readers);
   counter("vigil_http_incomplete_total",
-          "Connections that ended before a complete request: headers past their deadline, or the client left.",
+          "Connections that ended before a complete request: headers past their deadline, malformed, or the client left.",
           r.incomplete);
   counter("vigil_http_methods_refused_total", "API requests neither GET nor HEAD, answered 405.", r.methods);
   counter("vigil_ws_upgrades_refused_total",

@@ -33,6 +33,13 @@ constexpr const char* kRawProtocol = "vigil-raw";
 // glibc keeps freed small blocks in its heap otherwise, and the agent's RSS would stay high.
 constexpr std::size_t kTrimAfterFreeing = 256 * 1024;
 constexpr std::size_t kMaxAnswerWrite = 1024 * 1024;
+// Below this many connections the server would be of no use; a descriptor limit that leaves
+// fewer is a misconfiguration, not something to enforce.
+constexpr std::size_t kMinConnections = 16;
+
+// What a queued message costs: its payload, the headroom lws needs and the bookkeeping of one
+// heap string, so that a flood of tiny messages is budgeted as what it really holds.
+std::size_t queued_cost(std::size_t payload) { return payload + LWS_PRE + sizeof(std::string) + 16; }
 // A client over its message rate hears about it at most this often, so that a flood of
 // commands is not answered with a flood of errors.
 constexpr Millis kRateNoticeEvery{1000};
@@ -133,7 +140,7 @@ struct LwsHost::Client {
   ClientId id;
   ::lws* wsi;
   std::deque<std::string> outgoing;  // framed with headroom
-  std::size_t queued_bytes = 0;      // their payloads
+  std::size_t queued_bytes = 0;      // their cost (queued_cost)
   bool closing = false;              // over its budget: nothing more is queued
   std::string incoming;
   bool too_large = false;
@@ -235,8 +242,9 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   lws_set_log_level(LLL_ERR, &emit_lws_log);
   impl.refusal_log.emplace(Millis{std::int64_t{options.refusal_log_seconds} * 1000}, &log_line);
   const std::size_t file_descriptors = impl.files ? options.max_file_streams : 0;
-  host->connection_cap_ =
-      std::min(options.max_connections, descriptors_for_connections(options.descriptor_reserve + file_descriptors));
+  host->connection_cap_ = std::min(
+      options.max_connections,
+      std::max(kMinConnections, descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
   lws_context_creation_info info;
   std::memset(&info, 0, sizeof info);
   info.port = options.port;
@@ -432,9 +440,10 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
         return refuse(host->refusals_.upgrades, "upgrades to another path or protocol", HTTP_STATUS_NOT_FOUND,
                       "No such WebSocket endpoint");
       const auto protocols = header(wsi, WSI_TOKEN_PROTOCOL);
+      const std::string required = "Sec-WebSocket-Protocol must offer " + host->options_.ws_protocol;
       if (!protocols || !lists_token(*protocols, host->options_.ws_protocol))
         return refuse(host->refusals_.upgrades, "upgrades without the WebSocket subprotocol", HTTP_STATUS_BAD_REQUEST,
-                      "Sec-WebSocket-Protocol must offer vigil.v1");
+                      required.c_str());
       if (host->clients_.size() >= host->options_.max_clients)
         return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit", HTTP_STATUS_SERVICE_UNAVAILABLE,
                       "Too many viewers");
@@ -651,8 +660,8 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       std::string message = std::move(client->outgoing.front());
       client->outgoing.pop_front();
       const std::size_t n = message.size() - LWS_PRE;
-      client->queued_bytes -= n;
-      host->queued_bytes_ -= n;
+      client->queued_bytes -= queued_cost(n);
+      host->queued_bytes_ -= queued_cost(n);
       if (lws_write(wsi, reinterpret_cast<unsigned char*>(message.data()) + LWS_PRE, n, LWS_WRITE_TEXT) <
           static_cast<int>(n))
         return -1;
@@ -679,10 +688,10 @@ void LwsHost::send(ClientId id, std::string message) {
   if (it == clients_.end()) return;
   Client* client = it->second;
   if (client->closing) return;
-  const std::size_t size = message.size();
-  if (client->queued_bytes > 0 && client->queued_bytes + size > options_.max_queue_bytes) return overflow(client);
+  const std::size_t cost = queued_cost(message.size());
+  if (client->queued_bytes > 0 && client->queued_bytes + cost > options_.max_queue_bytes) return overflow(client);
   // Over the total: the viewers furthest behind go first, this one included.
-  while (queued_bytes_ + size > options_.max_total_queue_bytes) {
+  while (queued_bytes_ + cost > options_.max_total_queue_bytes) {
     Client* furthest = nullptr;
     for (const auto& [other_id, other] : clients_)
       if (!other->closing && other->queued_bytes > 0 && (!furthest || other->queued_bytes > furthest->queued_bytes))
@@ -692,8 +701,8 @@ void LwsHost::send(ClientId id, std::string message) {
     if (furthest == client) return;
   }
   client->outgoing.push_back(with_headroom(message));
-  client->queued_bytes += size;
-  queued_bytes_ += size;
+  client->queued_bytes += cost;
+  queued_bytes_ += cost;
   lws_callback_on_writable(client->wsi);
 }
 

@@ -65,8 +65,8 @@ class LwsHost {
 
     // Connections open at once, HTTP and WebSocket together; more are closed as soon as they
     // are accepted. Also held below the descriptor limit (RLIMIT_NOFILE) less
-    // `descriptor_reserve` and max_file_streams, so that accepting never runs out of
-    // descriptors, whoever holds the connections.
+    // `descriptor_reserve` and max_file_streams (but never below 16), so that accepting never
+    // runs out of descriptors, whoever holds the connections.
     std::size_t max_connections = 256;
     std::size_t descriptor_reserve = 64;  // left for everything else: UDP, push-pull streams, logs
     // Requests answered on one keep-alive connection, pipelined or not: the last one is answered
@@ -75,7 +75,8 @@ class LwsHost {
     // A request (a WebSocket upgrade included) whose headers are not complete this long after
     // the connection opened, or after the previous answer, is closed.
     int header_deadline_seconds = 5;
-    // Bytes of messages waiting for one viewer, and for all viewers together: a viewer whose
+    // Bytes of messages waiting for one viewer, and for all viewers together (each message
+    // counted with its bookkeeping, some 64 bytes): a viewer whose
     // queue would pass either (it is not reading) is closed and its queue freed. A message is
     // always accepted into an empty queue, so one large snapshot never closes a viewer.
     std::size_t max_queue_bytes = 1024 * 1024;

@@ -205,9 +205,11 @@ async function pool(count, parallel, task, perSecond = Infinity) {
 const probesFailedAtStart = (await metrics()).vigil_probes_failed_total;
 
 // One abuse case; with --report-only, a case that cannot finish is reported and the next runs.
+const cleanups = [];
 async function runCase(name, body) {
   if (!reportOnly) return body();
   try { await body(); } catch (e) { console.log(`FAILED - ${name}: ${e.message}`); failures.push(name); }
+  while (cleanups.length) cleanups.pop()();
 }
 
 // ------------------------------------------------------------------ 1. pipelining
@@ -217,8 +219,9 @@ await runCase('pipelining', async () => {
                                { until: (r) => r.length >= 3 });
   check(order.responses.length === 3 && order.responses.every((r) => r.status === 200),
         'three pipelined GETs get three complete 200 answers');
-  check(JSON.parse(order.responses[0].body).name === 'target' && Array.isArray(JSON.parse(order.responses[1].body)) &&
-        order.responses[2].body.includes('vigil_probes_total'),
+  const [self, members, text] = order.responses.map((r) => r.body);
+  check(order.responses.length === 3 && JSON.parse(self).name === 'target' && Array.isArray(JSON.parse(members)) &&
+        text.includes('vigil_probes_total'),
         'pipelined answers come in request order, each with its body (/v1/self, /v1/members, /metrics)');
 
   const kConnections = 2000;
@@ -320,6 +323,7 @@ await runCase('flood', async () => {
   const sockets = [];
   const closedAt = [];
   let answeredDuringFlood = 0;
+  let allClosed = false;
   const kOthers = 5;
   const { delta } = await measured('1,000 held connections past a 256-descriptor limit', async () => {
     const opened = Date.now();
@@ -335,8 +339,12 @@ await runCase('flood', async () => {
     for (let i = 0; i < kOthers; ++i) {
       try { if ((await httpGet(target.httpPort, '/v1/self', 3000)).status === 200) ++answeredDuringFlood; } catch { /* refused */ }
     }
-    await waitFor(() => closedAt.length === kFlood, 3 * kHeaderDeadlineMs, 'the agent to close every flooding connection');
+    allClosed = await waitFor(() => closedAt.length === kFlood, 3 * kHeaderDeadlineMs, 'the flood to be closed')
+      .then(() => true, () => false);
   });
+  check(allClosed, `the agent closed every flooding connection (${closedAt.length}/${kFlood})`);
+  // The abusers go (those the agent did not close themselves).
+  for (const s of sockets) s.destroy();
   const refusedAtAccept = delta('vigil_http_connections_refused_total');
   const upgradesRefused = delta('vigil_ws_upgrades_refused_total');
   console.log(`measure - flood: ${refusedAtAccept} closed at accept, ${upgradesRefused} answered 400, ` +
@@ -349,7 +357,10 @@ await runCase('flood', async () => {
   check(!/accept: errno/.test(target.log), 'accept() never failed for want of descriptors');
   const refusalLines = target.log.split('\n').filter((l) => l.includes('over the connection limit')).length;
   check(refusalLines <= 3, `connection refusals logged once per interval (${refusalLines} lines)`);
-  check((await httpGet(target.httpPort, '/v1/self')).status === 200, 'HTTP answers after the flood');
+  const answersAgain = await waitFor(async () => {
+    try { return (await httpGet(target.httpPort, '/v1/self', 1000)).status === 200; } catch { return false; }
+  }, 5000, 'HTTP to answer after the flood').then(() => true, () => false);
+  check(answersAgain, 'HTTP answers after the flood');
 });
 
 // ------------------------------------------------------------------ 5. viewers that never read
@@ -386,19 +397,22 @@ function frame(text) {
 await runCase('stuck viewers', async () => {
   const kStuck = 32;
   const stuck = await Promise.all(Array.from({ length: kStuck }, () => stuckViewer(target.httpPort)));
+  cleanups.push(() => { for (const s of stuck) s.destroy(); });
   const snapshot = frame(JSON.stringify({ type: 'snapshot' }));
-  const overflowsBefore = (await metrics()).vigil_ws_queue_overflows_total;
+  const overflowsBefore = (await metrics()).vigil_ws_queue_overflows_total ?? 0;
+  let allClosed = false;
   const { delta } = await measured('32 viewers that never read, asking for snapshots', async () => {
     // Within the rate limit: a burst of 40, then 20 a second.
     for (const s of stuck) s.write(Buffer.concat(Array(40).fill(snapshot)));
     let rounds = 0;
-    await waitFor(async () => {
+    allClosed = await waitFor(async () => {
       const m = await metrics();
-      if (m.vigil_ws_queue_overflows_total - overflowsBefore >= kStuck) return true;
+      if ((m.vigil_ws_queue_overflows_total ?? 0) - overflowsBefore >= kStuck) return true;
       if (rounds++ % 2 === 0) for (const s of stuck) if (!s.destroyed) s.write(Buffer.concat(Array(10).fill(snapshot)));
       return false;
-    }, 60000, 'every stuck viewer to be closed over its queue budget', 250);
+    }, 60000, 'every stuck viewer to be closed over its queue budget', 250).then(() => true, () => false);
   });
+  check(allClosed, 'every stuck viewer was closed over its queue budget');
   check(delta('vigil_ws_queue_overflows_total') === kStuck, `vigil_ws_queue_overflows_total +${kStuck}`);
   // Reading now drains what the kernel holds, then the end the agent sent.
   for (const s of stuck) { s.on('data', () => {}); s.on('error', () => {}); s.resume(); }
