@@ -501,14 +501,19 @@ void LwsCallbacks::stop_streaming(LwsHost* host, FileSession* session) {
 int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
   auto* session = static_cast<FileSession*>(user);
   switch (reason) {
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+      // A request pipelined behind a file still being sent (lws parses it at once, and would
+      // drop the file for it): it cannot be answered in order without holding it, so the
+      // connection ends, the file cut short as its Content-Length shows.
+      if (session && session->streaming) {
+        LwsHost* host = host_of(wsi);
+        host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
+        return 1;
+      }
+      break;
     case LWS_CALLBACK_HTTP: {
       LwsHost* host = host_of(wsi);
-      if (session->streaming) {
-        // A request pipelined behind a file still being sent: it cannot be answered in order
-        // without holding it, so the connection ends (the file cut short, as its length shows).
-        host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
-        return -1;
-      }
+      ++host->impl_->connections[wsi].requests;
       StaticRequest request;
       request.method = method_of(wsi);
       const lws_token_indexes uri_token =

@@ -37,7 +37,7 @@ const kCpuLimit = 0.10;     // of one core, over each abuse window
 const kHeaderDeadlineMs = 5000;  // LwsHost::Options::header_deadline_seconds
 const kRequestsPerConnection = 100;
 const kTicksPerSecond = 100;  // USER_HZ on Linux
-const kConnectionsPerSecond = 400;  // abusive connections opened a second (requests: 3x that)
+const kConnectionsPerSecond = 250;  // abusive connections opened a second (requests: 3x that)
 
 const cluster = new Cluster(args.vigil, 'local');
 const bail = (err) => {
