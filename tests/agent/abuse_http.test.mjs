@@ -61,7 +61,7 @@ async function startTarget() {
   const agent = { name: 'target', port, httpPort, child, log: '', alive: true };
   child.stdout.on('data', (c) => { agent.log += c; });
   child.stderr.on('data', (c) => { agent.log += c; });
-  child.on('exit', () => { agent.alive = false; });
+  child.on('exit', (code, signal) => { agent.alive = false; agent.exit = signal ?? code; });
   cluster.agents.push(agent);
   await waitFor(async () => {
     if (!agent.alive) throw new Error(`target exited: ${agent.log}`);
@@ -443,6 +443,11 @@ check(end.vigil_probes_failed_total === probesFailedAtStart, `no probe failed du
 const view = await getJson(target.httpPort, '/v1/members');
 check(view.some((m) => m.name === 'peer' && m.state === 'alive'), 'the peer is still alive in the target\'s view');
 check(target.alive && peer.alive, 'both agents still run');
+// A clean exit after all this: nothing leaked (a sanitizer build reports leaks at exit).
+target.child.kill('SIGTERM');
+await waitFor(() => !target.alive, 15000, 'the target to leave and exit');
+check(target.exit === 0 && !/Sanitizer|runtime error/.test(target.log),
+      `the target exits cleanly (exit ${target.exit}, no sanitizer report)`);
 cluster.stop();
 if (failures.length) console.log(`report-only: ${failures.length} checks failed`);
 process.exit(0);
