@@ -10,7 +10,7 @@ std::string limit_metrics(const LwsHost::Refusals& r) {
     out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
   };
   counter("vigil_http_connections_refused_total",
-          "Connections closed as soon as accepted: as many open as allowed (or as descriptors allow).",
+          "Connections (and push-pull streams) closed as soon as accepted: as many open as allowed, or descriptors running out.",
           r.connections);
   counter("vigil_http_request_limit_total",
           "Connections closed after the most requests one connection may make.", r.request_limit);

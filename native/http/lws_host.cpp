@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -36,6 +37,12 @@ constexpr std::size_t kMaxAnswerWrite = 1024 * 1024;
 // Below this many connections the server would be of no use; a descriptor limit that leaves
 // fewer is a misconfiguration, not something to enforce.
 constexpr std::size_t kMinConnections = 16;
+// Descriptors are handed out lowest first, so a new one numbered this close to the limit means
+// hardly any are left. HTTP connections are refused within kAcceptReserve of it, and adopted
+// descriptors (the agent's own streams) within kAdoptReserve, so that an accept() always finds
+// one: lws retries a failed accept at once, for ever.
+constexpr int kAcceptReserve = 8;
+constexpr int kAdoptReserve = 16;
 
 // What a queued message costs: its payload, the headroom lws needs and the bookkeeping of one
 // heap string, so that a flood of tiny messages is budgeted as what it really holds.
@@ -104,11 +111,19 @@ void emit_lws_log(int, const char* line) {
   log.note("libwebsockets: " + (bracket == std::string::npos ? text : text.substr(bracket + 2)), steady_now());
 }
 
+// The descriptor limit (RLIMIT_NOFILE), or INT_MAX when there is none.
+int descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > INT_MAX)
+    return INT_MAX;
+  return static_cast<int>(limit.rlim_cur);
+}
+
 // Connections the descriptor limit leaves room for, after `reserved` for everything else.
 std::size_t descriptors_for_connections(std::size_t reserved) {
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
-  const auto available = static_cast<std::size_t>(limit.rlim_cur);
+  const int limit = descriptor_limit();
+  if (limit == INT_MAX) return SIZE_MAX;
+  const auto available = static_cast<std::size_t>(limit);
   return available > reserved ? available - reserved : 0;
 }
 
@@ -187,6 +202,7 @@ struct LwsHost::Impl {
   std::map<::lws*, Millis> paused;  // listeners not read until then
   std::optional<RefusalLog> refusal_log;
   bool closing_down = false;  // lws is closing every connection: schedule nothing more
+  int descriptor_limit = INT_MAX;
 };
 
 Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handlers handlers) {
@@ -242,6 +258,7 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   lws_set_log_level(LLL_ERR, &emit_lws_log);
   impl.refusal_log.emplace(Millis{std::int64_t{options.refusal_log_seconds} * 1000}, &log_line);
   const std::size_t file_descriptors = impl.files ? options.max_file_streams : 0;
+  impl.descriptor_limit = descriptor_limit();
   host->connection_cap_ = std::min(
       options.max_connections,
       std::max(kMinConnections, descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
@@ -401,6 +418,11 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
       // Closed as soon as accepted: better than leaving it to accept() to fail for want of
       // descriptors, which lws would retry at once, for ever.
       LwsHost* host = host_of(wsi);
+      const auto fd = static_cast<int>(reinterpret_cast<lws_intptr_t>(in));
+      if (fd >= host->impl_->descriptor_limit - kAcceptReserve) {
+        host->refuse(host->refusals_.connections, "HTTP connections with descriptors running out");
+        return 1;
+      }
       if (host->impl_->connections.size() < host->connection_cap_) return 0;
       host->refuse(host->refusals_.connections, "HTTP connections over the connection limit");
       return 1;
@@ -763,6 +785,11 @@ int LwsCallbacks::raw(::lws* wsi, lws_callback_reasons reason, void*, void*, std
 }
 
 ::lws* LwsHost::adopt(int fd, RawHandler* handler) {
+  if (fd >= impl_->descriptor_limit - kAdoptReserve) {
+    ::close(fd);
+    refuse(refusals_.connections, "streams with descriptors running out");
+    return nullptr;
+  }
   lws_sock_file_fd_type desc;
   desc.filefd = fd;
   ::lws* wsi = lws_adopt_descriptor_vhost(impl_->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, kRawProtocol, nullptr);

@@ -134,7 +134,8 @@ class LwsHost {
                                      // directory or hidden (403), a method not GET or HEAD (405)
     std::uint64_t file_streams_busy = 0;  // files refused with 503: max_file_streams being sent
     std::uint64_t file_streams_cut = 0;   // file transfers closed before their end (stalled, gone)
-    std::uint64_t connections = 0;        // connections closed on accept: max_connections open
+    std::uint64_t connections = 0;        // connections closed on accept: max_connections open,
+                                          // or descriptors running out (streams included)
     std::uint64_t request_limit = 0;      // connections closed after max_requests_per_connection
     std::uint64_t slow_readers = 0;       // keep-alive connections closed after an answer the
                                           // client had not taken yet (pipelining, not reading)
@@ -153,7 +154,7 @@ class LwsHost {
 
   // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
   // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
-  // (it then closed the descriptor).
+  // or descriptors are running out (the descriptor is then closed).
   ::lws* adopt(int fd, RawHandler* handler);
   void want_write(::lws* raw);
   void close_raw(::lws* raw);  // asynchronously; on_closed follows

@@ -369,6 +369,34 @@ await runCase('flood', async () => {
   check(answersAgain, 'HTTP answers after the flood');
 });
 
+// ------------------------------------------------------------------ 4b. push-pull stream flood
+
+await runCase('streams', async () => {
+  // The agent's own TCP port (push-pull), flooded past the descriptor limit and held: streams
+  // are refused while HTTP still finds descriptors, and nothing spins.
+  const kStreams = 400;
+  const sockets = [];
+  let answered = 0;
+  const refusedBefore = (await metrics()).vigil_http_connections_refused_total ?? 0;
+  const { delta } = await measured('400 held push-pull connections', async () => {
+    for (let i = 0; i < kStreams; ++i) {
+      const s = net.connect(target.port, '127.0.0.1');
+      s.on('error', () => {});
+      sockets.push(s);
+    }
+    // The listener's backlog is short: some connections get in only as the agent accepts.
+    await waitFor(async () => (await metrics()).vigil_http_connections_refused_total > refusedBefore, 10000,
+                  'streams to reach the descriptor reserve');
+    for (let i = 0; i < 5; ++i) {
+      try { if ((await httpGet(target.httpPort, '/v1/self', 2000)).status === 200) ++answered; } catch { /* counted */ }
+    }
+  });
+  for (const s of sockets) s.destroy();
+  check(delta('vigil_http_connections_refused_total') > 0, `streams past the descriptor reserve were refused (${delta('vigil_http_connections_refused_total')})`);
+  check(answered === 5, `HTTP answered during the stream flood (${answered}/5)`);
+  check(!/accept: errno/.test(target.log), 'accept() never failed for want of descriptors');
+});
+
 // ------------------------------------------------------------------ 5. viewers that never read
 
 // A minimal WebSocket client on a raw socket: it upgrades with vigil.v1, then sends masked text
