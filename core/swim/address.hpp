@@ -1,6 +1,8 @@
 #pragma once
 
 #include <array>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -17,7 +19,12 @@ struct Address {
   std::uint16_t port = 0;
 
   bool operator==(const Address&) const = default;
-  auto operator<=>(const Address&) const = default;
+  // Spelled out: the libc++ of the WebAssembly toolchain has no operator<=> for std::array.
+  std::strong_ordering operator<=>(const Address& other) const {
+    for (std::size_t i = 0; i < ip.size(); ++i)
+      if (ip[i] != other.ip[i]) return ip[i] <=> other.ip[i];
+    return port <=> other.port;
+  }
 
   bool is_v4() const;
   // The IPv4 address as a number (127.0.0.1 is 0x7F000001); meaningful only when is_v4().

@@ -381,7 +381,11 @@ void Agent::on_join_result(const swim::JoinResult& result) {
 void Agent::accept_streams() {
   for (;;) {
     const int fd = ::accept(tcp_fd_, nullptr, nullptr);
-    if (fd < 0) return;
+    if (fd < 0) {
+      // Out of descriptors the listener stays readable: retry in a second instead of spinning.
+      if (errno == EMFILE || errno == ENFILE) http_->pause_accepting(tcp_wsi_, Millis{1000});
+      return;
+    }
     if (incoming_streams() >= StreamLimits::kMaxIncoming) {
       ::close(fd);
       ++stream_stats_.refused;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "agent/serf_tags.hpp"
+#include "http/limit_metrics.hpp"
 #include "wire/messages.hpp"
 
 namespace vigil::native {
@@ -263,6 +264,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_incarnation " << c.node.incarnation() << "\n";
   out << stream_metrics_text(c.streams, k);
   out << auth_metrics_text(c.auth, c.auth_addresses);
+  out << limit_metrics(c.ws_refusals);
   return out.str();
 }
 

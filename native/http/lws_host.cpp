@@ -2,16 +2,24 @@
 
 #include <libwebsockets.h>
 
+#include <malloc.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
 #include <optional>
+#include <unordered_map>
 
+#include "http/refusal_log.hpp"
 #include "http/static_files.hpp"
 #include "http/tls_files.hpp"
 #include "http/token_bucket.hpp"
@@ -23,9 +31,23 @@ namespace {
 constexpr const char* kHttpProtocol = "vigil-http";
 constexpr const char* kFilesProtocol = "vigil-files";
 constexpr const char* kRawProtocol = "vigil-raw";
-// A client that lets this many messages pile up is too slow to follow the stream: cut it off
-// rather than buffer without bound.
-constexpr std::size_t kMaxQueuedMessages = 2048;
+// Freeing this much at once (a stuck viewer's queue) is worth handing back to the system:
+// glibc keeps freed small blocks in its heap otherwise, and the agent's RSS would stay high.
+constexpr std::size_t kTrimAfterFreeing = 256 * 1024;
+constexpr std::size_t kMaxAnswerWrite = 1024 * 1024;
+// Below this many connections the server would be of no use; a descriptor limit that leaves
+// fewer is a misconfiguration, not something to enforce.
+constexpr std::size_t kMinConnections = 16;
+// Descriptors are handed out lowest first, so a new one numbered this close to the limit means
+// hardly any are left. HTTP connections are refused within kAcceptReserve of it, and adopted
+// descriptors (the agent's own streams) within kAdoptReserve, so that an accept() always finds
+// one: lws retries a failed accept at once, for ever.
+constexpr int kAcceptReserve = 8;
+constexpr int kAdoptReserve = 16;
+
+// What a queued message costs: its payload, the headroom lws needs and the bookkeeping of one
+// heap string, so that a flood of tiny messages is budgeted as what it really holds.
+std::size_t queued_cost(std::size_t payload) { return payload + LWS_PRE + sizeof(std::string) + 16; }
 // A client over its message rate hears about it at most this often, so that a flood of
 // commands is not answered with a flood of errors.
 constexpr Millis kRateNoticeEvery{1000};
@@ -62,10 +84,6 @@ std::string with_headroom(std::string_view payload) {
   return framed;
 }
 
-struct HttpSession {
-  std::string* body;  // LWS_PRE headroom + body, pending until writable
-};
-
 // A static file being sent. lws zeroes a session when it binds the protocol: not streaming.
 struct FileSession {
   bool streaming;
@@ -79,6 +97,57 @@ std::int64_t unix_now() {
       .count();
 }
 
+void log_line(const std::string& line) {
+  std::fprintf(stderr, "vigil: %s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+// libwebsockets' own error lines, at most one per 10 s: some repeat for every event of a flood.
+void emit_lws_log(int, const char* line) {
+  static RefusalLog log(Millis{10000}, [](const std::string& l) { log_line(l); });
+  std::string text = line ? line : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  // lws prefixes a timestamp; the rest names the kind.
+  const auto bracket = text.find("] ");
+  log.note("libwebsockets: " + (bracket == std::string::npos ? text : text.substr(bracket + 2)), steady_now());
+}
+
+// The descriptor limit (RLIMIT_NOFILE), or INT_MAX when there is none.
+int descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > INT_MAX)
+    return INT_MAX;
+  return static_cast<int>(limit.rlim_cur);
+}
+
+// Connections the descriptor limit leaves room for, after `reserved` for everything else.
+std::size_t descriptors_for_connections(std::size_t reserved) {
+  const int limit = descriptor_limit();
+  if (limit == INT_MAX) return SIZE_MAX;
+  const auto available = static_cast<std::size_t>(limit);
+  return available > reserved ? available - reserved : 0;
+}
+
+// Whether a comma-separated header list (Sec-WebSocket-Protocol) names `wanted`.
+bool lists_token(std::string_view list, std::string_view wanted) {
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view token = list.substr(0, comma);
+    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+    while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+    if (token == wanted) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+StaticRequest::Method method_of(::lws* wsi) {
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) return StaticRequest::Method::get;
+  if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0) return StaticRequest::Method::head;
+  return StaticRequest::Method::other;
+}
+
 }  // namespace
 
 struct LwsHost::Client {
@@ -87,6 +156,8 @@ struct LwsHost::Client {
   ClientId id;
   ::lws* wsi;
   std::deque<std::string> outgoing;  // framed with headroom
+  std::size_t queued_bytes = 0;      // their cost (queued_cost)
+  bool closing = false;              // over its budget: nothing more is queued
   std::string incoming;
   bool too_large = false;
   TokenBucket bucket;
@@ -102,6 +173,12 @@ struct LwsCallbacks {
   static int ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int raw(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static void wake(lws_sorted_usec_list_t* sul);
+  // Writes due refusal lines and resumes paused listeners, then re-arms itself if need be.
+  static void housekeeping(lws_sorted_usec_list_t* sul);
+  // Answers a request for a dynamic path (GET or HEAD) in full, at once, so that requests
+  // pipelined on the connection are answered one after the other, in order.
+  static int answer(LwsHost* host, ::lws* wsi);
+  static void schedule_housekeeping(LwsHost* host);
 };
 
 struct LwsHost::Impl {
@@ -116,7 +193,17 @@ struct LwsHost::Impl {
   struct Wake {
     lws_sorted_usec_list_t sul;
     LwsHost* host;
-  } wake{};
+  } wake{}, chores{};  // chores: LwsCallbacks::housekeeping
+  // Every accepted HTTP connection (upgraded ones too) until lws destroys it.
+  struct Connection {
+    std::size_t requests = 0;  // answered so far
+    bool upgraded = false;     // now a viewer
+  };
+  std::unordered_map<::lws*, Connection> connections;
+  std::map<::lws*, Millis> paused;  // listeners not read until then
+  std::optional<RefusalLog> refusal_log;
+  bool closing_down = false;  // lws is closing every connection: schedule nothing more
+  int descriptor_limit = INT_MAX;
 };
 
 Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handlers handlers) {
@@ -164,7 +251,9 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   }
   for (std::size_t i = 0; i + 1 < impl.mounts.size(); ++i) impl.mounts[i].mount_next = &impl.mounts[i + 1];
 
-  impl.protocols[0] = {kHttpProtocol, &LwsCallbacks::http, sizeof(HttpSession), 0, 0, nullptr, 0};
+  // tx_packet_size: an answer goes to the socket in one write, so that lws keeps back only what
+  // the socket refuses (and the connection only counts as choked when the client is not reading).
+  impl.protocols[0] = {kHttpProtocol, &LwsCallbacks::http, 0, 0, 0, nullptr, kMaxAnswerWrite};
   impl.protocols[1] = {kFilesProtocol, &LwsCallbacks::files, sizeof(FileSession), 0, 0, nullptr, 0};
   std::size_t next = 2;
   if (!options.ws_protocol.empty())
@@ -172,7 +261,13 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
                               nullptr, 0};
   impl.protocols[next++] = {kRawProtocol, &LwsCallbacks::raw, 0, 0, 0, nullptr, 0};
 
-  lws_set_log_level(LLL_ERR, nullptr);
+  lws_set_log_level(LLL_ERR, &emit_lws_log);
+  impl.refusal_log.emplace(Millis{std::int64_t{options.refusal_log_seconds} * 1000}, &log_line);
+  const std::size_t file_descriptors = impl.files ? options.max_file_streams : 0;
+  impl.descriptor_limit = descriptor_limit();
+  host->connection_cap_ = std::min(
+      options.max_connections,
+      std::max(kMinConnections, descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
   lws_context_creation_info info;
   std::memset(&info, 0, sizeof info);
   info.port = options.port;
@@ -180,6 +275,11 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   info.protocols = impl.protocols;
   info.mounts = impl.mounts.empty() ? nullptr : impl.mounts.data();
   info.user = host.get();
+  // Headers must be complete this long after a connection opens (lws's default is 10 s for an
+  // idle header table); keep-alive connections idle as long between requests.
+  info.timeout_secs = static_cast<unsigned>(std::max(1, options.header_deadline_seconds));
+  info.timeout_secs_ah_idle = info.timeout_secs;
+  info.keepalive_timeout = std::max(1, options.header_deadline_seconds);
   // Deliberately not LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: its
   // x-frame-options and CSP headers forbid the iframes and wasm the explainer needs.
   info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
@@ -198,6 +298,7 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
     return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port) +
                  " (address in use, or not an address of this machine?)"};
   impl.wake.host = host.get();
+  impl.chores.host = host.get();
   return host;
 }
 
@@ -206,7 +307,9 @@ LwsHost::LwsHost(Options options, Handlers handlers)
 
 LwsHost::~LwsHost() {
   if (impl_->context) {
+    impl_->closing_down = true;
     lws_sul_cancel(&impl_->wake.sul);
+    lws_sul_cancel(&impl_->chores.sul);
     lws_context_destroy(impl_->context);
   }
   for (auto& [id, client] : clients_) delete client;
@@ -239,60 +342,159 @@ std::string LwsHost::url() const {
 
 // ------------------------------------------------------------------------------------- HTTP
 
+void LwsHost::refuse(std::uint64_t& counter, const char* what) {
+  ++counter;
+  if (impl_->closing_down) return;
+  impl_->refusal_log->note(what, steady_now());
+  LwsCallbacks::schedule_housekeeping(this);
+}
+
+void LwsCallbacks::schedule_housekeeping(LwsHost* host) {
+  LwsHost::Impl& impl = *host->impl_;
+  std::optional<Millis> next = impl.refusal_log->flush(steady_now());
+  for (const auto& [raw, until] : impl.paused)
+    if (!next || until < *next) next = until;
+  if (!next) return;
+  const Millis delay = std::max(Millis{0}, *next - steady_now());
+  lws_sul_schedule(impl.context, 0, &impl.chores.sul, &LwsCallbacks::housekeeping,
+                   static_cast<lws_usec_t>(delay.count()) * 1000 + 1000);
+}
+
+void LwsCallbacks::housekeeping(lws_sorted_usec_list_t* sul) {
+  auto* chores = reinterpret_cast<LwsHost::Impl::Wake*>(sul);
+  LwsHost* host = chores->host;
+  const Millis now = steady_now();
+  auto& paused = host->impl_->paused;
+  for (auto it = paused.begin(); it != paused.end();) {
+    if (it->second > now) {
+      ++it;
+      continue;
+    }
+    lws_rx_flow_control(it->first, 1);
+    it = paused.erase(it);
+  }
+  schedule_housekeeping(host);
+}
+
+int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
+  LwsHost::Impl::Connection& connection = host->impl_->connections[wsi];
+  ++connection.requests;
+  const StaticRequest::Method method = method_of(wsi);
+  if (method == StaticRequest::Method::other || !host->handlers_.on_http) {
+    host->refuse(host->refusals_.methods, "HTTP requests neither GET nor HEAD (405)");
+    lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, nullptr);
+    return -1;  // no reading a body we refused
+  }
+  const bool head = method == StaticRequest::Method::head;
+  char uri[1024] = {0};
+  if (lws_hdr_copy(wsi, uri, sizeof uri, head ? WSI_TOKEN_HEAD_URI : WSI_TOKEN_GET_URI) < 0) {
+    lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, nullptr);
+    return -1;
+  }
+  const HttpResponse r = host->handlers_.on_http(uri);
+  const bool last = connection.requests >= host->options_.max_requests_per_connection;
+
+  unsigned char headers[LWS_PRE + 1024];
+  unsigned char* start = headers + LWS_PRE;
+  unsigned char* p = start;
+  unsigned char* end = headers + sizeof headers - 1;
+  // HEAD: the headers GET would have, Content-Length included, and no body.
+  if (lws_add_http_common_headers(wsi, static_cast<unsigned>(r.status), r.content_type.c_str(), r.body.size(), &p,
+                                  end))
+    return -1;
+  static const char kNoStore[] = "no-store";
+  if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>("cache-control:"),
+                                  reinterpret_cast<const unsigned char*>(kNoStore), sizeof kNoStore - 1, &p, end))
+    return -1;
+  static const char kClose[] = "close";
+  if (last && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, reinterpret_cast<const unsigned char*>(kClose),
+                                           sizeof kClose - 1, &p, end))
+    return -1;
+  if (lws_finalize_write_http_header(wsi, start, &p, end)) return -1;
+  if (!head && !r.body.empty()) {
+    // lws keeps what the socket cannot take now and sends it before anything else.
+    std::string framed = with_headroom(r.body);
+    if (lws_write(wsi, reinterpret_cast<unsigned char*>(framed.data()) + LWS_PRE, r.body.size(),
+                  LWS_WRITE_HTTP_FINAL) != static_cast<int>(r.body.size()))
+      return -1;
+  }
+  if (last) {
+    host->refuse(host->refusals_.request_limit, "HTTP connections closed after their request limit");
+    return -1;  // closed once the answer is out
+  }
+  // The client has not taken this answer yet: reading its next requests would pile answers up
+  // here. It gets this one in full, then the connection ends.
+  if (lws_send_pipe_choked(wsi)) {
+    host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
+    return -1;
+  }
+  return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
 int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
-  auto* session = static_cast<HttpSession*>(user);
   switch (reason) {
-    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
-      // Browsers send the page's Origin on every WebSocket upgrade: refuse pages we do not
-      // know with a proper 403 (returning > 0 tells lws we answered).
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
+      // Closed as soon as accepted: better than leaving it to accept() to fail for want of
+      // descriptors, which lws would retry at once, for ever.
       LwsHost* host = host_of(wsi);
-      if (origin_allowed(wsi, host->options_.origins)) return 0;
-      ++host->refusals_.origins;
-      lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "Origin not allowed");
+      const auto fd = static_cast<int>(reinterpret_cast<lws_intptr_t>(in));
+      if (fd >= host->impl_->descriptor_limit - kAcceptReserve) {
+        host->refuse(host->refusals_.connections, "HTTP connections with descriptors running out");
+        return 1;
+      }
+      if (host->impl_->connections.size() < host->connection_cap_) return 0;
+      host->refuse(host->refusals_.connections, "HTTP connections over the connection limit");
       return 1;
     }
-    case LWS_CALLBACK_HTTP: {
-      LwsHost* host = host_of(wsi);
-      char uri[1024] = {0};
-      if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || !host->handlers_.on_http) {
-        lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, nullptr);
-        return -1;
-      }
-      HttpResponse r = host->handlers_.on_http(uri);
-      unsigned char headers[LWS_PRE + 1024];
-      unsigned char* start = headers + LWS_PRE;
-      unsigned char* p = start;
-      unsigned char* end = headers + sizeof headers - 1;
-      if (lws_add_http_common_headers(wsi, static_cast<unsigned>(r.status), r.content_type.c_str(), r.body.size(),
-                                      &p, end))
-        return 1;
-      static const char kNoStore[] = "no-store";
-      if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>("cache-control:"),
-                                      reinterpret_cast<const unsigned char*>(kNoStore), sizeof kNoStore - 1, &p, end))
-        return 1;
-      if (lws_finalize_write_http_header(wsi, start, &p, end)) return 1;
-      session->body = new std::string(with_headroom(r.body));
-      lws_callback_on_writable(wsi);
-      return 0;
-    }
-    case LWS_CALLBACK_HTTP_WRITEABLE: {
-      if (!session || !session->body) break;
-      std::string* body = session->body;
-      session->body = nullptr;
-      const std::size_t n = body->size() - LWS_PRE;
-      const int written = lws_write(wsi, reinterpret_cast<unsigned char*>(body->data()) + LWS_PRE, n,
-                                    LWS_WRITE_HTTP_FINAL);
-      delete body;
-      if (written != static_cast<int>(n)) return 1;
-      if (lws_http_transaction_completed(wsi)) return -1;
-      return 0;
-    }
-    case LWS_CALLBACK_CLOSED_HTTP:
-      if (session && session->body) {
-        delete session->body;
-        session->body = nullptr;
-      }
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+      host_of(wsi)->impl_->connections.emplace(wsi, LwsHost::Impl::Connection{});
       break;
+    case LWS_CALLBACK_WSI_DESTROY: {
+      LwsHost* host = host_of(wsi);
+      auto it = host->impl_->connections.find(wsi);
+      if (it == host->impl_->connections.end()) break;
+      if (it->second.requests == 0 && !it->second.upgraded)
+        host->refuse(host->refusals_.incomplete, "HTTP connections closed before a complete request");
+      host->impl_->connections.erase(it);
+      break;
+    }
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
+      // Refused with an answer here, before lws switches protocols: an upgrade it accepted for
+      // another protocol than ours would be a connection nobody counts or closes.
+      LwsHost* host = host_of(wsi);
+      ++host->impl_->connections[wsi].requests;  // a request, not an incomplete connection
+      auto refuse = [&](std::uint64_t& counter, const char* what, int status, const char* message) {
+        host->refuse(counter, what);
+        lws_return_http_status(wsi, static_cast<unsigned>(status), message);
+        return -1;  // and close: an upgrade is a connection's last request
+      };
+      // Browsers send the page's Origin on every WebSocket upgrade: refuse pages we do not know.
+      if (!origin_allowed(wsi, host->options_.origins)) {
+        ++host->refusals_.origins;
+        lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "Origin not allowed");
+        return 1;
+      }
+      const std::string upgrade = in ? static_cast<const char*>(in) : "";
+      const auto path = header(wsi, WSI_TOKEN_GET_URI);
+      if (host->options_.ws_protocol.empty() || strcasecmp(upgrade.c_str(), "websocket") != 0 || !path ||
+          *path != host->options_.ws_path)
+        return refuse(host->refusals_.upgrades, "upgrades to another path or protocol", HTTP_STATUS_NOT_FOUND,
+                      "No such WebSocket endpoint");
+      const auto protocols = header(wsi, WSI_TOKEN_PROTOCOL);
+      const std::string required = "Sec-WebSocket-Protocol must offer " + host->options_.ws_protocol;
+      if (!protocols || !lists_token(*protocols, host->options_.ws_protocol))
+        return refuse(host->refusals_.upgrades, "upgrades without the WebSocket subprotocol", HTTP_STATUS_BAD_REQUEST,
+                      required.c_str());
+      if (host->clients_.size() >= host->options_.max_clients)
+        return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit", HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "Too many viewers");
+      return 0;
+    }
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      // A client that named this protocol in its upgrade: WebSockets are ours only.
+      return 1;
+    case LWS_CALLBACK_HTTP:
+      return answer(host_of(wsi), wsi);
     default:
       break;
   }
@@ -328,12 +530,6 @@ bool write_reply_head(::lws* wsi, const StaticReply& reply, bool with_length) {
   return lws_finalize_write_http_header(wsi, start, &p, end) == 0;
 }
 
-StaticRequest::Method method_of(::lws* wsi) {
-  if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0) return StaticRequest::Method::get;
-  if (lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0) return StaticRequest::Method::head;
-  return StaticRequest::Method::other;
-}
-
 }  // namespace
 
 void LwsCallbacks::stop_streaming(LwsHost* host, FileSession* session) {
@@ -346,8 +542,19 @@ void LwsCallbacks::stop_streaming(LwsHost* host, FileSession* session) {
 int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
   auto* session = static_cast<FileSession*>(user);
   switch (reason) {
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+      // A request pipelined behind a file still being sent (lws parses it at once, and would
+      // drop the file for it): it cannot be answered in order without holding it, so the
+      // connection ends, the file cut short as its Content-Length shows.
+      if (session && session->streaming) {
+        LwsHost* host = host_of(wsi);
+        host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
+        return 1;
+      }
+      break;
     case LWS_CALLBACK_HTTP: {
       LwsHost* host = host_of(wsi);
+      ++host->impl_->connections[wsi].requests;
       StaticRequest request;
       request.method = method_of(wsi);
       const lws_token_indexes uri_token =
@@ -416,6 +623,8 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
       return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      return 1;  // not a WebSocket protocol
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
       if (session && session->streaming) {
@@ -445,6 +654,11 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       return 0;
     }
     case LWS_CALLBACK_ESTABLISHED: {
+      if (auto it = host->impl_->connections.find(wsi); it != host->impl_->connections.end())
+        it->second.upgraded = true;
+      const int fd = lws_get_socket_fd(wsi);
+      const int buffer = host->options_.viewer_socket_buffer;
+      if (fd >= 0 && buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, sizeof buffer);
       auto* client = new LwsHost::Client(host->next_client_++, wsi, host->options_);
       *slot = client;
       host->clients_[client->id] = client;
@@ -492,6 +706,8 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       std::string message = std::move(client->outgoing.front());
       client->outgoing.pop_front();
       const std::size_t n = message.size() - LWS_PRE;
+      client->queued_bytes -= queued_cost(n);
+      host->queued_bytes_ -= queued_cost(n);
       if (lws_write(wsi, reinterpret_cast<unsigned char*>(message.data()) + LWS_PRE, n, LWS_WRITE_TEXT) <
           static_cast<int>(n))
         return -1;
@@ -502,6 +718,7 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       LwsHost::Client* client = *slot;
       if (!client) return 0;
       *slot = nullptr;
+      host->queued_bytes_ -= client->queued_bytes;
       host->clients_.erase(client->id);
       if (host->handlers_.on_close) host->handlers_.on_close(client->id);
       delete client;
@@ -516,12 +733,34 @@ void LwsHost::send(ClientId id, std::string message) {
   auto it = clients_.find(id);
   if (it == clients_.end()) return;
   Client* client = it->second;
-  if (client->outgoing.size() >= kMaxQueuedMessages) {
-    close_client(id);
-    return;
+  if (client->closing) return;
+  const std::size_t cost = queued_cost(message.size());
+  if (client->queued_bytes > 0 && client->queued_bytes + cost > options_.max_queue_bytes) return overflow(client);
+  // Over the total: the viewers furthest behind go first, this one included.
+  while (queued_bytes_ + cost > options_.max_total_queue_bytes) {
+    Client* furthest = nullptr;
+    for (const auto& [other_id, other] : clients_)
+      if (!other->closing && other->queued_bytes > 0 && (!furthest || other->queued_bytes > furthest->queued_bytes))
+        furthest = other;
+    if (!furthest) break;
+    overflow(furthest);
+    if (furthest == client) return;
   }
   client->outgoing.push_back(with_headroom(message));
+  client->queued_bytes += cost;
+  queued_bytes_ += cost;
   lws_callback_on_writable(client->wsi);
+}
+
+void LwsHost::overflow(Client* client) {
+  refuse(refusals_.queue_overflows, "viewers closed over their send queue budget");
+  const std::size_t freed = client->queued_bytes;
+  queued_bytes_ -= freed;
+  client->queued_bytes = 0;
+  std::deque<std::string>().swap(client->outgoing);
+  client->closing = true;
+  lws_set_timeout(client->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+  if (freed >= kTrimAfterFreeing) ::malloc_trim(0);
 }
 
 std::uint64_t LwsHost::dropped(ClientId id) const {
@@ -563,7 +802,10 @@ int LwsCallbacks::raw(::lws* wsi, lws_callback_reasons reason, void*, void*, std
     case LWS_CALLBACK_RAW_WRITEABLE_FILE:
       if (handler) handler->on_writable();
       return 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+      return 1;  // not a WebSocket protocol
     case LWS_CALLBACK_RAW_CLOSE_FILE:
+      host_of(wsi)->impl_->paused.erase(wsi);
       lws_set_opaque_user_data(wsi, nullptr);
       if (handler) handler->on_closed();
       return 0;
@@ -573,6 +815,11 @@ int LwsCallbacks::raw(::lws* wsi, lws_callback_reasons reason, void*, void*, std
 }
 
 ::lws* LwsHost::adopt(int fd, RawHandler* handler) {
+  if (fd >= impl_->descriptor_limit - kAdoptReserve) {
+    ::close(fd);
+    refuse(refusals_.connections, "streams with descriptors running out");
+    return nullptr;
+  }
   lws_sock_file_fd_type desc;
   desc.filefd = fd;
   ::lws* wsi = lws_adopt_descriptor_vhost(impl_->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, kRawProtocol, nullptr);
@@ -586,6 +833,13 @@ void LwsHost::want_write(::lws* raw) {
 
 void LwsHost::close_raw(::lws* raw) {
   if (raw) lws_set_timeout(raw, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+void LwsHost::pause_accepting(::lws* raw, Millis delay) {
+  if (!raw) return;
+  lws_rx_flow_control(raw, 0);
+  impl_->paused[raw] = steady_now() + delay;
+  refuse(refusals_.accept_paused, "accepts paused: no descriptor left (EMFILE/ENFILE)");
 }
 
 }  // namespace vigil::native

@@ -66,6 +66,31 @@ class LwsHost {
     // Both empty: plain HTTP. Checked by create(), which names the file at fault.
     std::string tls_cert;
     std::string tls_key;
+
+    // Connections open at once, HTTP and WebSocket together; more are closed as soon as they
+    // are accepted. Also held below the descriptor limit (RLIMIT_NOFILE) less
+    // `descriptor_reserve` and max_file_streams (but never below 16), so that accepting never
+    // runs out of descriptors, whoever holds the connections.
+    std::size_t max_connections = 256;
+    std::size_t descriptor_reserve = 64;  // left for everything else: UDP, push-pull streams, logs
+    // Requests answered on one keep-alive connection, pipelined or not: the last one is answered
+    // with "Connection: close" and the connection closed after it.
+    std::size_t max_requests_per_connection = 100;
+    // A request (a WebSocket upgrade included) whose headers are not complete this long after
+    // the connection opened, or after the previous answer, is closed.
+    int header_deadline_seconds = 5;
+    // Bytes of messages waiting for one viewer, and for all viewers together (each message
+    // counted with its bookkeeping, some 64 bytes): a viewer whose
+    // queue would pass either (it is not reading) is closed and its queue freed. A message is
+    // always accepted into an empty queue, so one large snapshot never closes a viewer.
+    std::size_t max_queue_bytes = 1024 * 1024;
+    std::size_t max_total_queue_bytes = 8 * 1024 * 1024;
+    // The kernel's send buffer for a viewer's socket, fixed (not grown by the kernel up to 4 MiB):
+    // a viewer that stops reading then shows in its queue, and meets its budget, within seconds.
+    int viewer_socket_buffer = 128 * 1024;
+    // Each kind of refusal is logged (on stderr) at most once per this many seconds, with the
+    // count since its previous line; 0: not logged.
+    int refusal_log_seconds = 10;
   };
 
   // What became of a complete incoming WebSocket message.
@@ -113,16 +138,33 @@ class LwsHost {
                                      // directory or hidden (403), a method not GET or HEAD (405)
     std::uint64_t file_streams_busy = 0;  // files refused with 503: max_file_streams being sent
     std::uint64_t file_streams_cut = 0;   // file transfers closed before their end (stalled, gone)
+    std::uint64_t connections = 0;        // connections closed on accept: max_connections open,
+                                          // or descriptors running out (streams included)
+    std::uint64_t request_limit = 0;      // connections closed after max_requests_per_connection
+    std::uint64_t slow_readers = 0;       // keep-alive connections closed after an answer the
+                                          // client had not taken yet (pipelining, not reading)
+    std::uint64_t incomplete = 0;         // connections that ended before a complete request:
+                                          // past header_deadline_seconds, or the client left
+    std::uint64_t methods = 0;            // dynamic requests neither GET nor HEAD (405)
+    std::uint64_t upgrades = 0;           // WebSocket upgrades refused: another path (404), or
+                                          // without the subprotocol ws_protocol (400)
+    std::uint64_t viewers_busy = 0;       // upgrades refused with 503: max_clients viewers open
+    std::uint64_t queue_overflows = 0;    // viewers closed: their queue over its byte budget
+    std::uint64_t accept_paused = 0;      // times a listener stopped accepting for a while, out
+                                          // of descriptors (EMFILE, ENFILE)
   };
   const Refusals& refusals() const { return refusals_; }
   std::size_t file_streams() const { return file_streams_; }  // files being sent now
 
   // Watches `fd` for reads (and writes on request) on behalf of `handler`, which must outlive
   // the adoption or be told by on_closed(). Returns the connection, or nothing if lws refused
-  // (it then closed the descriptor).
+  // or descriptors are running out (the descriptor is then closed).
   ::lws* adopt(int fd, RawHandler* handler);
   void want_write(::lws* raw);
   void close_raw(::lws* raw);  // asynchronously; on_closed follows
+  // Stops reading `raw` for `delay`: a listener whose accept() found no descriptor left, which
+  // would otherwise stay readable and spin. The kernel keeps the backlog meanwhile.
+  void pause_accepting(::lws* raw, Millis delay);
 
   std::string url() const;  // https:// when serving TLS
   bool secure() const { return !options_.tls_cert.empty(); }
@@ -137,6 +179,11 @@ class LwsHost {
 
   friend struct LwsCallbacks;  // the lws protocol callbacks, defined with lws's own types
 
+  // A viewer whose queue went over its budget: freed now, closed soon.
+  void overflow(Client* client);
+  // Counts and logs (once per interval) one refusal.
+  void refuse(std::uint64_t& counter, const char* what);
+
   Options options_;
   Handlers handlers_;
   std::unique_ptr<Impl> impl_;
@@ -144,6 +191,8 @@ class LwsHost {
   ClientId next_client_ = 1;
   Refusals refusals_;
   std::size_t file_streams_ = 0;
+  std::size_t queued_bytes_ = 0;     // waiting for viewers, all queues together
+  std::size_t connection_cap_ = 0;   // max_connections, held below the descriptor limit
 };
 
 }  // namespace vigil::native
