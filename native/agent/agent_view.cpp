@@ -7,6 +7,7 @@
 
 #include "agent/serf_tags.hpp"
 #include "http/limit_metrics.hpp"
+#include "http/prometheus_text.hpp"
 #include "wire/messages.hpp"
 
 namespace vigil::native {
@@ -191,9 +192,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "# TYPE vigil_members gauge\n";
   for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead, swim::MemberState::left})
     out << "vigil_members{state=\"" << swim::to_string(s) << "\"} " << by_state[static_cast<std::size_t>(s)] << "\n";
-  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
-    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
-  };
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
   counter("vigil_probes_total", "Probes started.", k.probes);
   counter("vigil_probes_failed_total", "Probes that got no ack, direct or relayed.", k.probes_failed);
   counter("vigil_indirect_probes_total", "Probes that asked helpers.", k.indirect_probes);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "http/prometheus_text.hpp"
+
 namespace vigil::native {
 
 bool AuthLimiter::admits(const std::string& address, Millis now) {
@@ -85,18 +87,14 @@ std::vector<std::string> AuthLimiter::reports(Millis now) {
 
 std::string auth_metrics_text(const AuthLimiter::Counters& counters, std::size_t addresses) {
   std::ostringstream out;
-  out << "# HELP vigil_auth_failures_total WebSocket commands whose token was checked and found "
-         "wrong or missing.\n"
-      << "# TYPE vigil_auth_failures_total counter\n"
-      << "vigil_auth_failures_total " << counters.failures << "\n"
-      << "# HELP vigil_auth_rate_limited_total WebSocket commands needing the token refused "
-         "unchecked: their address had used up its allowance of wrong tokens.\n"
-      << "# TYPE vigil_auth_rate_limited_total counter\n"
-      << "vigil_auth_rate_limited_total " << counters.refused << "\n"
-      << "# HELP vigil_auth_tracked_addresses Remote addresses with recent wrong tokens being "
-         "tracked.\n"
-      << "# TYPE vigil_auth_tracked_addresses gauge\n"
-      << "vigil_auth_tracked_addresses " << addresses << "\n";
+  write_counter(out, "vigil_auth_failures_total",
+                "WebSocket commands whose token was checked and found wrong or missing.", counters.failures);
+  write_counter(out, "vigil_auth_rate_limited_total",
+                "WebSocket commands needing the token refused unchecked: their address had used up its "
+                "allowance of wrong tokens.",
+                counters.refused);
+  write_gauge(out, "vigil_auth_tracked_addresses", "Remote addresses with recent wrong tokens being tracked.",
+              addresses);
   return out.str();
 }
 

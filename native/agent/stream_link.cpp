@@ -10,18 +10,15 @@
 #include <sstream>
 
 #include "agent/agent.hpp"
+#include "http/prometheus_text.hpp"
 #include "wire/codec.hpp"
 
 namespace vigil::native {
 
 std::string stream_metrics_text(const StreamStats& s, const swim::Counters& k) {
   std::ostringstream out;
-  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
-    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
-  };
-  auto gauge = [&](const char* name, const char* help, std::uint64_t value) {
-    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n" << name << " " << value << "\n";
-  };
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
+  auto gauge = [&](const char* name, const char* help, std::uint64_t value) { write_gauge(out, name, help, value); };
   counter("vigil_streams_refused_total",
           "TCP connections on the protocol port closed at once: 128 incoming streams were open.", s.refused);
   counter("vigil_streams_too_large_total", "TCP streams closed for sending more than 4 MiB.", s.too_large);

@@ -2,13 +2,13 @@
 
 #include <sstream>
 
+#include "http/prometheus_text.hpp"
+
 namespace vigil::native {
 
 std::string limit_metrics(const LwsHost::Refusals& r) {
   std::ostringstream out;
-  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
-    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " counter\n" << name << " " << value << "\n";
-  };
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
   counter("vigil_http_connections_refused_total",
           "Connections (and push-pull streams) closed as soon as accepted: as many open as allowed, or descriptors running out.",
           r.connections);

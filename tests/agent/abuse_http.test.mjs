@@ -16,10 +16,13 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
-import { Cluster, Viewer, check as strictCheck, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
+import { Cluster, Viewer, check as strictCheck, freePort, getJson, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const reportOnly = args['report-only'] === '1';
+// `--sanitized 1`: the agent is an ASan build, whose own memory and CPU would be measured, so the
+// RSS and CPU bounds are reported, not checked; every other check (and the leak check at exit) holds.
+const sanitized = args.sanitized === '1';
 // How long a flood client waits for its answer (`--patience-ms`, shorter to measure an agent
 // that never answers).
 const patienceMs = Number(args['patience-ms'] ?? 8000);
@@ -40,14 +43,7 @@ const kTicksPerSecond = 100;  // USER_HZ on Linux
 const kConnectionsPerSecond = 250;  // abusive connections opened a second (requests: 3x that)
 
 const cluster = new Cluster(args.vigil, 'local');
-const bail = (err) => {
-  console.error(err && err.stack ? err.stack : err);
-  for (const a of cluster.agents) if (a.log) console.error(`--- ${a.name} ---\n${a.log.slice(-3000)}`);
-  cluster.stop();
-  process.exit(1);
-};
-process.on('uncaughtException', bail);
-process.on('unhandledRejection', bail);
+installCleanup(cluster);
 
 // ------------------------------------------------------------------ the agent under abuse
 
@@ -117,8 +113,8 @@ async function measured(name, abuse) {
   // An agent that no longer answers (measured with --report-only) has no counters to give.
   const after = await metrics().catch((e) => { if (reportOnly) return {}; throw e; });
   const delta = (k) => (after[k] ?? 0) - (before[k] ?? 0);
-  check(rssPeak <= kRssLimitKb, `${name}: agent RSS peak ${(rssPeak / 1024).toFixed(1)} MB <= 64 MB`);
-  check(cpu <= kCpuLimit, `${name}: agent CPU ${(100 * cpu).toFixed(1)} % <= 10 % of a core`);
+  if (!sanitized) check(rssPeak <= kRssLimitKb, `${name}: agent RSS peak ${(rssPeak / 1024).toFixed(1)} MB <= 64 MB`);
+  if (!sanitized) check(cpu <= kCpuLimit, `${name}: agent CPU ${(100 * cpu).toFixed(1)} % <= 10 % of a core`);
   check(delta('vigil_probes_failed_total') === 0, `${name}: no probe failed`);
   return { result, delta, after };
 }
@@ -372,12 +368,14 @@ await runCase('flood', async () => {
 // ------------------------------------------------------------------ 4b. push-pull stream flood
 
 await runCase('streams', async () => {
-  // The agent's own TCP port (push-pull), flooded past the descriptor limit and held: streams
-  // are refused while HTTP still finds descriptors, and nothing spins.
+  // The agent's own TCP port (push-pull), flooded and held: streams are refused, at the cap on
+  // incoming streams (128) or at the descriptor reserve, whichever comes first, while HTTP still
+  // finds descriptors, and nothing spins.
   const kStreams = 400;
   const sockets = [];
   let answered = 0;
-  const refusedBefore = (await metrics()).vigil_http_connections_refused_total ?? 0;
+  const streamRefusals = (m) => (m.vigil_http_connections_refused_total ?? 0) + (m.vigil_streams_refused_total ?? 0);
+  const refusedBefore = streamRefusals(await metrics());
   const { delta } = await measured('400 held push-pull connections', async () => {
     for (let i = 0; i < kStreams; ++i) {
       const s = net.connect(target.port, '127.0.0.1');
@@ -385,14 +383,15 @@ await runCase('streams', async () => {
       sockets.push(s);
     }
     // The listener's backlog is short: some connections get in only as the agent accepts.
-    await waitFor(async () => (await metrics()).vigil_http_connections_refused_total > refusedBefore, 10000,
-                  'streams to reach the descriptor reserve');
+    await waitFor(async () => streamRefusals(await metrics()) > refusedBefore, 10000,
+                  'streams to reach the stream cap or the descriptor reserve');
     for (let i = 0; i < 5; ++i) {
       try { if ((await httpGet(target.httpPort, '/v1/self', 2000)).status === 200) ++answered; } catch { /* counted */ }
     }
   });
   for (const s of sockets) s.destroy();
-  check(delta('vigil_http_connections_refused_total') > 0, `streams past the descriptor reserve were refused (${delta('vigil_http_connections_refused_total')})`);
+  const refused = delta('vigil_http_connections_refused_total') + delta('vigil_streams_refused_total');
+  check(refused > 0, `streams past the stream cap or the descriptor reserve were refused (${refused})`);
   check(answered === 5, `HTTP answered during the stream flood (${answered}/5)`);
   check(!/accept: errno/.test(target.log), 'accept() never failed for want of descriptors');
 });
@@ -455,7 +454,7 @@ await runCase('stuck', async () => {
   check(ended() === kStuck, 'every stuck viewer finds its connection closed');
   const rssAfter = rssKb();
   console.log(`measure - after the stuck viewers left: RSS ${(rssAfter / 1024).toFixed(1)} MB`);
-  check(rssAfter <= kRssLimitKb, 'RSS stays bounded after the stuck viewers left');
+  if (!sanitized) check(rssAfter <= kRssLimitKb, 'RSS stays bounded after the stuck viewers left');
   // A viewer that reads is served as before.
   const v = new Viewer(target);
   await v.open;

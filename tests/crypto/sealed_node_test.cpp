@@ -6,6 +6,7 @@
 #include "crypto/keyring.hpp"
 #include "swim/node.hpp"
 #include "wire/codec.hpp"
+#include "swim/test_addresses.hpp"
 
 using vigil::Millis;
 using vigil::native::Keyring;
@@ -14,11 +15,9 @@ namespace wire = vigil::wire;
 
 // The engine with a cipher plugged in, as the agent runs it: what it sends is sealed under the
 // label and fits the datagram budget; what does not open never reaches the membership rules.
-namespace {
+using vigil::swim::testing::addr;
 
-Address addr(int i) {
-  return Address::from_octets(10, 0, 0, static_cast<std::uint8_t>(i), 7946);
-}
+namespace {
 
 wire::Bytes key_of(std::uint8_t first) {
   wire::Bytes k(32);

@@ -50,11 +50,16 @@ try {
   const drawnAway = await framesDuring(page, swim, 2000);
   check(drawnAway === 0, `scrolled out of view it draws no frame in 2 s (${drawnAway})`);
   check(await simMs(swim) === parked, `and its simulated time stays at ${parked} ms`);
+  const backAt = Date.now();
   await page.evaluate(() => window.scrollTo(0, 0));
   await advancesPast(swim, parked);
   const resumed = await simMs(swim);
-  check(resumed - parked < 1000,
-        `back in view it resumes where it stopped (${parked} -> ${resumed} ms, not 2 s later)`);
+  // At speed 2 it may gain at most twice the real time since it came back, plus one frame's
+  // largest step (250 ms) for the first frame after the pause: not the 2 s it spent away, however
+  // slowly a loaded machine drew the frames in between.
+  const gainable = 2 * (Date.now() - backAt + 250);
+  check(resumed - parked <= gainable,
+        `back in view it resumes where it stopped (${parked} -> ${resumed} ms, at most ${gainable} ms since it came back)`);
 
   // 2. Declared hidden by the host page (the explainer does this for frames off screen).
   await page.evaluate(() => document.getElementById('demo').contentWindow.postMessage(

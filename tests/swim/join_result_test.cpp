@@ -2,13 +2,14 @@
 
 #include "sim/rng.hpp"
 #include "swim/node.hpp"
+#include "swim/test_addresses.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
 
-namespace {
+using vigil::swim::testing::addr;
 
-Address addr(int i) { return Address::from_octets(10, 0, 0, static_cast<std::uint8_t>(i), 7946); }
+namespace {
 
 Node node(const std::string& name, int i) {
   auto n = Node::create(Config::lan(), name, addr(i), vigil::sim::Rng(static_cast<std::uint64_t>(i))).value();

@@ -4,21 +4,16 @@
 
 #include "swim/node.hpp"
 #include "wire/codec.hpp"
+#include "swim/test_addresses.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
 namespace wire = vigil::wire;
 
+using vigil::swim::testing::addr;
+using vigil::swim::testing::ip;
+
 namespace {
-
-Address addr(int i) {
-  return Address::from_octets(10, 0, 0, static_cast<std::uint8_t>(i), 7946);
-}
-
-wire::Bytes ip(int i) {
-  const auto b = addr(i).ip_bytes();
-  return wire::Bytes(b.begin(), b.end());
-}
 
 Node make(const std::string& name, int at, std::uint64_t seed, Incarnation incarnation = 1) {
   return Node::create(Config::lan(), name, addr(at), vigil::sim::Rng(seed), incarnation).value();

@@ -5,21 +5,16 @@
 
 #include "swim/node.hpp"
 #include "wire/codec.hpp"
+#include "swim/test_addresses.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
 namespace wire = vigil::wire;
 
+using vigil::swim::testing::addr;
+using vigil::swim::testing::ip;
+
 namespace {
-
-Address addr(int i) {
-  return Address::from_octets(10, 0, 0, static_cast<std::uint8_t>(i), 7946);
-}
-
-wire::Bytes ip(int i) {
-  const auto b = addr(i).ip_bytes();
-  return wire::Bytes(b.begin(), b.end());
-}
 
 // Node "a" (10.0.0.1) knowing "b" (10.0.0.2) and "c" (10.0.0.3), all at incarnation 1.
 Node node_a(Config config = Config::lan()) {
