@@ -15,7 +15,7 @@ packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nloh
           fonttools brotli  # the web app's font subset (pyftsubset) and precompressed assets
           python3  # a plain static file server for the browser tests (python3 -m http.server)
           serf  # the mixed vigil + Serf cluster test and the vs-serf benchmark
-          nftables  # packet loss inside network namespaces in the multi-host agent test
+          nftables iproute2 openssl  # the multi-host agent test (namespaces, packet loss), the TLS test's certificate
           python3-sphinx mkdocs mkdocs-material  # docs/embedding.md's snippets, built by their generators
           clang libclang-rt-14-dev)  # the fuzz targets: clang 14 and its libFuzzer runtime
 
