@@ -105,6 +105,12 @@ int Node::transmit_limit() const {
 
 // ---------------------------------------------------------------------------------- lifecycle
 
+Status Node::set_meta(wire::Bytes meta) {
+  if (started_) return Error{"metadata can be set only before the node starts"};
+  find(self_name_)->meta = std::move(meta);
+  return ok_status();
+}
+
 void Node::start(Millis now) {
   if (started_) return;
   started_ = true;

@@ -49,6 +49,9 @@ class Node {
 
   // Starts probing, gossiping and anti-entropy, and announces this node.
   void start(Millis now);
+  // This node's metadata (memberlist's NodeMeta, e.g. Serf's tags), for hosts that learn it only
+  // after creating the node. Before start() only: afterwards it would need a new incarnation.
+  Status set_meta(wire::Bytes meta);
   // Asks each seed for a full-state exchange (memberlist's join). Once every seed has answered
   // or failed, the outbox holds a JoinResult saying which did; a join started while another is
   // still under way joins it (one result for both).

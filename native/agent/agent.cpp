@@ -81,6 +81,11 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   if (!node) return node.error();
   std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
   agent->joined_ = options.joins.empty();
+  if (!options.keys.empty()) {
+    auto keyring = Keyring::create(options.keys);
+    if (!keyring) return keyring.error();
+    agent->node_.set_cipher(std::make_shared<Keyring>(std::move(keyring).value()));
+  }
   if (auto s = agent->open_sockets(); !s) return s.error();
 
   LwsHost::Options http;
@@ -94,10 +99,8 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   // Browsers may open /ws from this agent's own pages and from the origins given; requests
   // without an Origin (programs, not pages) are always allowed.
   http.origins = OriginPolicy();
-  for (std::string o : OriginPolicy::own_origins(options.http_host, options.http_port)) {
-    if (!options.tls_cert.empty()) o.replace(0, 4, "https");  // this agent's pages are https://
+  for (const auto& o : OriginPolicy::own_origins(options.http_host, options.http_port, !options.tls_cert.empty()))
     (void)http.origins.allow(o);
-  }
   for (const auto& o : options.allow_origins)
     if (auto s = http.origins.allow(o); !s) return s.error();
   Agent* self = agent.get();
@@ -112,21 +115,14 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   if (!host) return host.error();
   agent->http_ = std::move(host).value();
 
-  // The live view's URL (its port, its scheme) is known only now: the node, not started yet, is
-  // made again with it in its metadata, as a Serf tag.
+  // The live view's URL (its port, its scheme) is known only now: the node, not started yet,
+  // takes it into its metadata, as a Serf tag.
   const std::string view = options.advertise_http.empty()
                                ? advertised_view_url(agent->http_->url(), options.bind)
                                : options.advertise_http;
   auto meta = view_meta(view);
   if (!meta) return meta.error();
-  auto advertised = swim::Node::create(*config, options.name, options.bind, rng.fork(1), 1, std::move(meta).value());
-  if (!advertised) return advertised.error();
-  agent->node_ = std::move(advertised).value();
-  if (!options.keys.empty()) {
-    auto keyring = Keyring::create(options.keys);
-    if (!keyring) return keyring.error();
-    agent->node_.set_cipher(std::make_shared<Keyring>(std::move(keyring).value()));
-  }
+  if (auto s = agent->node_.set_meta(std::move(meta).value()); !s) return s.error();
 
   agent->udp_wsi_ = agent->http_->adopt(agent->udp_fd_, agent.get());
   agent->listener_ = std::make_unique<StreamListener>([self] { self->accept_streams(); });
@@ -189,8 +185,9 @@ int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_a
   }
   if (gave_up_) {
     // Never a member, so there is no one to say goodbye to (Serf exits 1 the same way).
-    std::fprintf(stderr, "vigil agent: could not join the cluster in %d attempt%s\n", join_attempt_,
-                 join_attempt_ == 1 ? "" : "s");
+    const int attempts = join_retry_->attempts();
+    std::fprintf(stderr, "vigil agent: could not join the cluster in %d attempt%s\n", attempts,
+                 attempts == 1 ? "" : "s");
     for (auto& [link, owned] : streams_) link->abort();
     return 1;
   }
@@ -269,7 +266,10 @@ void Agent::drain() {
                   std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation, by.c_str());
       std::fflush(stdout);
     }
-    if (e.kind == swim::EventKind::removed) detectors_.forget(e.member);
+    if (e.kind == swim::EventKind::removed) {
+      detectors_.forget(e.member);
+      conflict_log_.erase(e.member);
+    }
     if (http_) http_->broadcast(event_json(e).dump());
   }
   if (http_)
@@ -347,7 +347,7 @@ void Agent::attempt_join(Millis now) {
     join_retry_.reset();
     return;
   }
-  join_attempt_ = join_retry_->start();
+  join_retry_->start();
   join_in_flight_ = true;
   unresolved_.clear();
   // Resolved again on every attempt: a seed's name may not resolve yet, or may move.
@@ -370,7 +370,7 @@ void Agent::on_join_result(const swim::JoinResult& result) {
   join_in_flight_ = false;
   const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
   std::printf("[%s] %s %s\n", node_.name().c_str(), clock_text(result.at).c_str(),
-              join_log_line(join_attempt_, *join_retry_, result, unresolved_, next).c_str());
+              join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next).c_str());
   std::fflush(stdout);
   if (next == JoinRetry::Next::joined) join_retry_.reset();
   if (next == JoinRetry::Next::give_up) gave_up_ = true;
@@ -474,13 +474,13 @@ void Agent::on_conflict(const swim::Event& e) {
   if (e.member == node_.name() && !joined_ && live && fatal_.empty())
     fatal_ = "the name '" + e.member + "' is already used by a live member at " + e.claimed.to_string() +
              "; choose another --name";
-  Millis& quiet_until = conflict_quiet_until_[e.member];
-  if (t < quiet_until) {
-    ++conflicts_unlogged_[e.member];
+  ConflictLog& log = conflict_log_[e.member];
+  if (t < log.quiet_until) {
+    ++log.unlogged;
     return;
   }
-  quiet_until = t + kConflictLogPeriod;
-  const std::uint64_t unlogged = std::exchange(conflicts_unlogged_[e.member], 0);
+  log.quiet_until = t + kConflictLogPeriod;
+  const std::uint64_t unlogged = std::exchange(log.unlogged, 0);
   const swim::Member* held = node_.member(e.member);
   const std::string more = unlogged ? " (" + std::to_string(unlogged) + " more since the last line)" : "";
   std::fprintf(stderr, "[%s] %s conflicting address for %s: held at %s (%s), claimed from %s (%s)%s\n",
@@ -513,7 +513,7 @@ AgentViewContext Agent::view_at(Millis at) const {
 
 HttpResponse Agent::http(const std::string& uri) {
   const AgentViewContext view = view_at(now());
-  if (uri == "/v1/members") return {200, "application/json", members_with_tags(view, false, true).dump()};
+  if (uri == "/v1/members") return {200, "application/json", members_json(view, false, true).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
   // A page served by this agent connects back to it: an empty address means the page's origin.

@@ -127,15 +127,17 @@ class Agent : private RawHandler {
   std::size_t stream_buffered_ = 0;  // input buffer capacity reserved by all streams
   StreamStats stream_logged_;        // as of the last refusal log line
   Millis next_stream_log_{0};
-  std::map<std::string, Millis> conflict_quiet_until_;  // per name: when to log a conflict again
-  std::map<std::string, std::uint64_t> conflicts_unlogged_;
+  struct ConflictLog {
+    Millis quiet_until{0};       // when to log a conflict over this name again
+    std::uint64_t unlogged = 0;  // conflicts since the last line
+  };
+  std::map<std::string, ConflictLog> conflict_log_;  // by member name, forgotten with the member
   bool joined_ = false;      // a join exchange has completed (or none was asked for)
   std::string fatal_;        // set: stop at once, without a goodbye, and exit 1 with this message
   std::map<StreamLink*, std::unique_ptr<StreamLink>> streams_;
   std::unique_ptr<RawHandler> listener_;  // accepts push-pull connections
   std::optional<JoinRetry> join_retry_;  // while joining; reset once joined
   bool join_in_flight_ = false;
-  int join_attempt_ = 0;
   std::vector<UnresolvedSeed> unresolved_;  // the attempt under way's seeds that did not resolve
   bool gave_up_ = false;                    // --retry-max attempts failed: run() exits 1
   int socket_family_ = 0;                   // AF_INET or AF_INET6, as the bind address

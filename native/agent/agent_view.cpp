@@ -59,14 +59,6 @@ json self_json(const AgentViewContext& c) {
   return j;
 }
 
-json members_with_tags(const AgentViewContext& c, bool with_gaps, bool with_self) {
-  json rows = members_json(c, with_gaps, with_self);
-  for (auto& row : rows)
-    if (row.is_object() && row.contains("name") && row["name"].is_string())
-      add_tags(row, c.node.member(row["name"].get<std::string>()));
-  return rows;
-}
-
 json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
   json out = json::array();
   for (const swim::Member* m : c.node.members()) {
@@ -75,6 +67,7 @@ json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
                 {"address", m->address.to_string()},
                 {"state", std::string(swim::to_string(m->state))},
                 {"incarnation", m->incarnation}};
+    add_tags(row, m);
     if (auto phi = c.detectors.phi(m->name, c.now)) row["phi"] = number_or_null(*phi);
     if (with_gaps)
       if (const auto* d = c.detectors.find(m->name)) {
@@ -143,7 +136,7 @@ json faults_json(const AgentViewContext& c) {
 json snapshot_json(const AgentViewContext& c) {
   return {{"type", "snapshot"},
           {"self", self_json(c)},
-          {"members", members_with_tags(c, true)},
+          {"members", members_json(c, true)},
           {"counters", counters_json(c.node.counters())},
           {"config", config_json(c.node.config(), c.profile)},
           {"faults", faults_json(c)}};
@@ -152,7 +145,7 @@ json snapshot_json(const AgentViewContext& c) {
 json stats_json(const AgentViewContext& c) {
   return {{"type", "stats"},
           {"self", self_json(c)},
-          {"members", members_with_tags(c, false)},
+          {"members", members_json(c, false)},
           {"counters", counters_json(c.node.counters())}};
 }
 

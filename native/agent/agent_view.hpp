@@ -30,11 +30,9 @@ struct AgentViewContext {
 
 nlohmann::json self_json(const AgentViewContext& c);
 // The members this node knows (itself too when `with_self`, as /v1/members lists them): name,
-// address, state, incarnation, and phi when known.
+// address, state, incarnation, Serf tags ("tags"), a vigil agent's live-view URL ("view"), and
+// phi when known.
 nlohmann::json members_json(const AgentViewContext& c, bool with_gaps, bool with_self = false);
-// members_json with each member's Serf tags ("tags") and, for a vigil agent, the URL of its live
-// view ("view"): what snapshots, stats and /v1/members carry.
-nlohmann::json members_with_tags(const AgentViewContext& c, bool with_gaps, bool with_self = false);
 nlohmann::json counters_json(const swim::Counters& counters);
 nlohmann::json config_json(const swim::Config& config, const std::string& profile);
 nlohmann::json faults_json(const AgentViewContext& c);

@@ -110,16 +110,19 @@ bool OriginPolicy::allows(std::string_view origin_header) const {
   return false;
 }
 
-std::vector<std::string> OriginPolicy::own_origins(const std::string& host, int port) {
+std::vector<std::string> OriginPolicy::own_origins(const std::string& host, int port, bool tls) {
+  const std::string scheme = tls ? "https://" : "http://";
   const std::string p = ":" + std::to_string(port);
   std::vector<std::string> out;
   // A wildcard bind has no single name of its own; other names need --allow-origin.
   if (host != "0.0.0.0" && host != "::" && !host.empty()) {
     const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
-    out.push_back("http://" + (v6 ? "[" + host + "]" : host) + p);
+    out.push_back(scheme + (v6 ? "[" + host + "]" : host) + p);
   }
-  for (const char* loopback : {"http://127.0.0.1", "http://localhost"})
-    if (std::find(out.begin(), out.end(), loopback + p) == out.end()) out.push_back(loopback + p);
+  for (const char* loopback : {"127.0.0.1", "localhost"}) {
+    const std::string origin = scheme + loopback + p;
+    if (std::find(out.begin(), out.end(), origin) == out.end()) out.push_back(origin);
+  }
   return out;
 }
 

@@ -35,8 +35,8 @@ class OriginPolicy {
 
   // The origins of pages served by an HTTP server on host:port: its own address, and the
   // loopback names of the same port (127.0.0.1 and localhost) through which a browser on the
-  // same machine reaches it.
-  static std::vector<std::string> own_origins(const std::string& host, int port);
+  // same machine reaches it; https:// ones when the server speaks TLS.
+  static std::vector<std::string> own_origins(const std::string& host, int port, bool tls = false);
 
  private:
   bool all_ = false;

@@ -522,3 +522,12 @@ TEST_CASE("without the TCP fallback (the simulations), a timed-out probe sends n
   CHECK(a.counters().stream_pings_sent == 0);
   CHECK(a.counters().probes_failed > 0);
 }
+
+TEST_CASE("metadata set before start is this node's; after start it is refused and kept") {
+  Node n = Node::create(Config::lan(), "m", addr(9), vigil::sim::Rng(9)).value();
+  REQUIRE(n.set_meta(wire::Bytes{0xFF, 0x80}));
+  CHECK(n.member("m")->meta == wire::Bytes{0xFF, 0x80});
+  n.start(Millis{0});
+  CHECK_FALSE(n.set_meta(wire::Bytes{1}));
+  CHECK(n.member("m")->meta == wire::Bytes{0xFF, 0x80});
+}
