@@ -89,10 +89,25 @@
   window.addEventListener('resize', wake);
   document.addEventListener('visibilitychange',
                             () => setSeen('tab', document.visibilityState !== 'hidden'));
+  // Half the demo on screen (or a screenful of it) is "in view": scripted scenes wait for it, so
+  // that they start while the reader looks rather than when a corner first peeks in.
+  const kInViewRatio = 0.5;
+  let inView = true;
+  function setInView(value) {
+    if (inView === value) return;
+    inView = value;
+    if (ready) Module._vigil_set_in_view(inView ? 1 : 0);
+    wake();
+  }
   if ('IntersectionObserver' in window)
     new IntersectionObserver((entries) => {
-      for (const e of entries) setSeen('viewport', e.isIntersecting);
-    }).observe(canvas);
+      for (const e of entries) {
+        setSeen('viewport', e.isIntersecting);
+        const screenful = e.intersectionRect.height >= 0.5 * window.innerHeight && window.innerHeight > 0 &&
+                          !embedded;
+        setInView(e.isIntersecting && (e.intersectionRatio >= kInViewRatio || screenful));
+      }
+    }, { threshold: [0, 0.25, kInViewRatio, 0.75, 1] }).observe(canvas);
 
   // --------------------------------------------------------------------------------- theme
   const query = new URLSearchParams(location.search);
@@ -302,6 +317,7 @@
     onRuntimeInitialized() {
       ready = true;
       applyTheme();
+      Module._vigil_set_in_view(inView ? 1 : 0);
       touchStyle = matchMedia('(pointer: coarse)').matches;
       Module._vigil_set_touch(touchStyle ? 1 : 0);
       document.body.classList.remove('loading');

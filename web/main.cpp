@@ -136,6 +136,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_theme(int dark) { g_runtime.style
 // 1 when the page's main pointer is a finger (pointer: coarse), before any touch arrives.
 extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_touch(int touch) { g_runtime.style_wanted.touch = touch != 0; }
 
+// 1 when at least half of the canvas is on screen (see screen::in_view).
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_in_view(int in_view) { vigil::web::screen::set_in_view(in_view != 0); }
+
 // A real mouse moved: GLFW drives the pointer again and widgets return to mouse size.
 extern "C" EMSCRIPTEN_KEEPALIVE void vigil_mouse_used() {
   g_runtime.finger_drives = false;

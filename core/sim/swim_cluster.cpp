@@ -101,6 +101,21 @@ void SwimCluster::run_until(Millis t) {
   if (t > now_) now_ = t;
 }
 
+bool SwimCluster::step() {
+  if (queue_.empty()) return false;
+  auto entry = queue_.pop();
+  now_ = entry.at;
+  process(entry.event);
+  return true;
+}
+
+void SwimCluster::trace(std::size_t from, std::size_t to, Millis delay, PacketTrace::Fate fate,
+                        bool stream, std::span<const std::uint8_t> bytes) {
+  if (!packet_tap_) return;
+  const bool arrives = fate == PacketTrace::Fate::delivered;
+  packet_tap_(PacketTrace{from, to, now_, arrives ? now_ + delay : now_, fate, stream, bytes});
+}
+
 void SwimCluster::process(Item& item) {
   std::visit(
       [&](auto& e) {
@@ -154,6 +169,7 @@ void SwimCluster::process(Item& item) {
             return;
           }
           const Millis back = Millis{std::llround(network_.default_link().delay.mean_ms)};
+          trace(e.to, e.from, back, PacketTrace::Fate::delivered, true, *reply);
           queue_.push(now_ + back, StreamReply{e.from, e.id, std::move(*reply)});
         } else if constexpr (std::is_same_v<T, StreamReply>) {
           if (!running(e.to)) return;
@@ -182,23 +198,30 @@ void SwimCluster::drain(std::size_t i) {
     const std::uint32_t host = d.to.v4() & 0x00FFFFFFu;
     if (!d.to.is_v4() || (d.to.v4() >> 24) != 10 || d.to.port != kPort || host >= hosts_.size()) {
       ++dropped_;
+      trace(i, host, Millis{0}, PacketTrace::Fate::unroutable, false, d.bytes);
       continue;
     }
     auto delay = network_.transmit(i, host, rng_);
     if (!delay) {
       ++dropped_;
+      const bool cut = !network_.connected(i, host);
+      trace(i, host, Millis{0}, cut ? PacketTrace::Fate::blocked : PacketTrace::Fate::lost, false, d.bytes);
       continue;
     }
+    trace(i, host, *delay, PacketTrace::Fate::delivered, false, d.bytes);
     queue_.push(now_ + *delay, Deliver{host, i, std::move(d.bytes)});
   }
   for (auto& s : box.streams) {
     const std::uint32_t host = s.to.v4() & 0x00FFFFFFu;
     if (!s.to.is_v4() || (s.to.v4() >> 24) != 10 || host >= hosts_.size() || !network_.connected(i, host)) {
+      const bool routable = s.to.is_v4() && (s.to.v4() >> 24) == 10 && host < hosts_.size();
+      trace(i, host, Millis{0}, routable ? PacketTrace::Fate::blocked : PacketTrace::Fate::unroutable, true, s.bytes);
       queue_.push(now_ + kStreamTimeout, StreamFail{i, s.id});
       continue;
     }
     // A stream is reliable: loss costs retransmissions, not the message; model just the delay.
     const Millis delay = Millis{std::llround(network_.default_link().delay.mean_ms)};
+    trace(i, host, delay, PacketTrace::Fate::delivered, true, s.bytes);
     queue_.push(now_ + delay, StreamArrive{host, i, s.id, std::move(s.bytes)});
   }
   for (auto& e : box.events) {

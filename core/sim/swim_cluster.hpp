@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -32,6 +33,23 @@ struct ClusterOptions {
   Status validate() const;
 };
 
+// One datagram or stream message as the network handled it, for whoever draws or logs traffic.
+// `bytes` is only valid during the callback.
+struct PacketTrace {
+  enum class Fate : std::uint8_t {
+    delivered,   // arrives at `arrives` (a paused or slow host may read it later still)
+    lost,        // random loss on the link
+    blocked,     // a one-way block or a partition stood in the way
+    unroutable,  // addressed outside the cluster (`to` may then be any number)
+  };
+  std::size_t from = 0, to = 0;
+  Millis sent{0};
+  Millis arrives{0};  // == sent unless delivered
+  Fate fate = Fate::delivered;
+  bool stream = false;  // a push-pull exchange (request or reply), reliable like TCP
+  std::span<const std::uint8_t> bytes;
+};
+
 // A membership event as one observer saw it.
 struct ClusterEvent {
   std::size_t observer = 0;
@@ -48,6 +66,11 @@ class SwimCluster {
 
   Millis now() const { return now_; }
   void run_until(Millis t);
+  // Handles the earliest pending event alone (a delivery, a timer, a stream) and moves the clock
+  // to it: false if nothing is pending. For a viewer stepping through the protocol.
+  bool step();
+  // When the earliest pending event is due (Millis::max() when none).
+  Millis next_event_time() const { return queue_.empty() ? Millis::max() : queue_.next_time(); }
   void run_for(Millis d) { run_until(now_ + d); }
 
   void kill(std::size_t i);
@@ -76,6 +99,8 @@ class SwimCluster {
   std::uint64_t dropped_datagrams() const { return dropped_; }
   const std::deque<ClusterEvent>& events() const { return log_; }
   void on_event(std::function<void(const ClusterEvent&)> sink) { sink_ = std::move(sink); }
+  // Every datagram and stream message as it is sent, with its fate.
+  void on_packet(std::function<void(const PacketTrace&)> tap) { packet_tap_ = std::move(tap); }
 
   static swim::Address address_of(std::size_t i);
 
@@ -125,6 +150,8 @@ class SwimCluster {
   void process(Item& item);
   void deliver(std::size_t to, std::size_t from, const wire::Bytes& bytes);
   void drain(std::size_t i);
+  void trace(std::size_t from, std::size_t to, Millis delay, PacketTrace::Fate fate, bool stream,
+             std::span<const std::uint8_t> bytes);
   void arm(std::size_t i);
   bool running(std::size_t i) const { return hosts_[i].up && hosts_[i].paused_until <= now_; }
 
@@ -137,6 +164,7 @@ class SwimCluster {
   std::uint64_t dropped_ = 0;
   std::deque<ClusterEvent> log_;
   std::function<void(const ClusterEvent&)> sink_;
+  std::function<void(const PacketTrace&)> packet_tap_;
 };
 
 }  // namespace vigil::sim

@@ -6,6 +6,7 @@ namespace {
 float g_css_width = 1280, g_dpr = 1;
 bool g_touch = false;
 bool g_embedded = false;
+bool g_in_view = true;  // a page that says nothing shows the demo
 }  // namespace
 
 void set(float css_width, float dpr) {
@@ -22,5 +23,8 @@ bool embedded() { return g_embedded; }
 
 void set_touch(bool touch) { g_touch = touch; }
 bool touch() { return g_touch; }
+
+void set_in_view(bool in_view) { g_in_view = in_view; }
+bool in_view() { return g_in_view; }
 
 }  // namespace vigil::web::screen

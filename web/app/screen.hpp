@@ -21,4 +21,10 @@ bool embedded();
 void set_touch(bool touch);
 bool touch();
 
+// Whether at least half of the demo is on screen (or it fills the screen), as the page's
+// intersection observer reports it. A scripted scene waits for this before it starts, so that it
+// plays while it is read rather than while the reader is still a paragraph above it.
+void set_in_view(bool in_view);
+bool in_view();
+
 }  // namespace vigil::web::screen
