@@ -1,6 +1,7 @@
 // The explainer (assets/explainer.html): regenerate its numbers with the lab, load it, and check
-// that every number on the page is the lab's, that every embedded demo renders as it scrolls into
-// view, that internal links resolve, and that it works at phone width and in both themes.
+// that every number on the page is the lab's, that a scene starts only when it is read, that every
+// embedded demo renders as it scrolls into view, that internal links resolve, and that it works at
+// phone width and in both themes.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,36 @@ try {
   const sections = await page.$$eval('main section', (ss) => ss.map((s) => s.id));
   check(report.demos >= 9 && report.demosLoaded < report.demos,
         `${report.demos} demos, ${report.demosLoaded} loaded before scrolling`);
+  // A scene waits for its reader: a fifth of the crash scene peeking in at the bottom of the window
+  // draws it, but its story starts only once at least half of it is on screen.
+  const scene = await page.$('iframe[data-src*="scene=crash"]');
+  const peek = await page.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    window.scrollBy(0, r.top - (innerHeight - 0.2 * r.height));
+    const after = el.getBoundingClientRect();
+    return (innerHeight - after.top) / after.height;
+  }, scene);
+  const sceneFrame = async () => {
+    for (let i = 0; i < 300; ++i) {
+      const f = await scene.contentFrame();
+      if (f && f.url().includes('scene=crash')) return f;
+      await page.waitForTimeout(100);
+    }
+    throw new Error('the crash scene never loaded');
+  };
+  let frame = await sceneFrame();
+  await frame.waitForFunction(() => window.vigil && window.vigil.state() && window.vigil.state().frame >= 10,
+                              null, { timeout: 60000, polling: 100 });
+  const early = await frame.evaluate(() => window.vigil.state());
+  check(early.scene === 'crash' && early.scene_started === false && early.step === 0,
+        `${(peek * 100).toFixed(0)}% of the crash scene on screen: drawn (${early.frame} frames), not started ` +
+        `(scene ${early.scene}, started ${early.scene_started}, beat ${early.step})`);
+  await scene.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  frame = await sceneFrame();
+  await frame.waitForFunction(() => window.vigil.state().scene_started === true && window.vigil.state().step >= 1,
+                              null, { timeout: 30000, polling: 100 });
+  check(true, 'scrolled into view, the crash scene starts and reaches its first beat');
+
   for (const id of sections) {
     await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
     const frames = await page.$$(`#${id} iframe`);
