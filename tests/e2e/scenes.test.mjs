@@ -94,11 +94,11 @@ try {
     check(phiNow >= s.live.thresholds[0],
           `after the crash phi(${s.model}) = ${phiNow} is above the threshold ${s.live.thresholds[0]}`);
     const detected = s.caption.match(/Detected (\d+) ms after the crash/);
-    // The caption's time is the instant phi reached the threshold; the table notes it at the
-    // first frame after (frames are at most 100 ms of simulated time apart).
-    check(detected && phiRow.detection_ms !== undefined && Number(detected[1]) <= phiRow.detection_ms &&
-          phiRow.detection_ms <= Number(detected[1]) + 100,
-          `the caption gives the detection time, ${detected && detected[1]} ms (the table: ${phiRow.detection_ms})`);
+    check(detected && Number(detected[1]) === phiRow.detection_ms,
+          `the caption gives the detection time, ${detected && detected[1]} ms, as the table does`);
+    const falseMs = seen[2].caption.match(/suspected a live sender for (\d+) ms/);
+    check(falseMs && Number(falseMs[1]) === phiRow.false_suspicion_ms,
+          `the false suspicion lasted ${falseMs && falseMs[1]} ms in the caption and in the table`);
     check(s.live.crashed && !s.scene_playing, 'the story ends held on the crash');
 
     // Replay: back to beat 0 and time 0, playing. Pause it, then step heartbeat by heartbeat.

@@ -248,6 +248,16 @@ void PhiTailPanel::simulate_to(Millis t) {
   for (std::size_t i = 0; i < kModels; ++i) s.phi[i] = detectors_[i]->phi(now_);
   for (std::size_t i = 0; i < kDetectors; ++i) {
     const bool suspects = detector_suspects(i);
+    // A suspicion that began since the last frame began at a silence the detector can tell:
+    // note that instant, so that the counts and the detection time do not depend on the frame rate.
+    if (suspects && !trackers_[i].suspecting())
+      if (const auto last = detectors_[0]->last_heartbeat()) {
+        const double delay = suspicion_delay_ms(i);
+        if (std::isfinite(delay)) {
+          const Millis start = *last + Millis{static_cast<std::int64_t>(std::ceil(delay))};
+          if (start > trackers_at_[i] && start < now_) trackers_[i].observe(start, true, crashed_by(start));
+        }
+      }
     trackers_[i].observe(now_, suspects, crashed_by(now_));
     trackers_at_[i] = now_;
     if (suspects) s.suspecting = static_cast<std::uint8_t>(s.suspecting | (1u << i));
