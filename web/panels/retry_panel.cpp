@@ -437,8 +437,14 @@ void RetryPanel::draw_scene() {
     if (!(fleet ? fleets_finished() : server_finished())) step_time_view();
   }
   if (in.toggle_play) {
-    if (!scene_.started()) begin_scene();
-    else playing = !playing;
+    if (!scene_.started()) {
+      begin_scene();
+    } else if (fleet ? fleets_finished() : server_finished()) {
+      start_scene();  // nothing left to play: play the story again
+      begin_scene();
+    } else {
+      playing = !playing;
+    }
     carry_ = playing ? 1.0 : 0.0;  // the first second at once
   }
 }
@@ -1250,7 +1256,9 @@ void RetryPanel::draw_server_plot(const char* id, const retry::OverloadServer& s
                   {0, y_max, title}, options)) {
     plot::rect(o.trigger_at_s, 0, end, y_max, plot::colors::with_alpha(plot::palette().red, 38));
     plot::text(o.trigger_at_s, y_max, plot::colors::with_alpha(plot::palette().red, 220), " trigger");
-    plot::vline("after: from here", after, plot::colors::with_alpha(plot::palette().grey, 150), 1.0f);
+    // On a phone the trigger's label takes the room this one would need.
+    plot::vline(screen::narrow() ? "" : "after: from here", after,
+                plot::colors::with_alpha(plot::palette().grey, 150), 1.0f);
     if (show_capacity_) {
       const double cap = o.capacity_rps, low = cap * o.trigger_capacity;
       const std::vector<double> cap_x = {
