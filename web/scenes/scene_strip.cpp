@@ -15,18 +15,20 @@ SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_u
   ImGui::PushID("scene-strip");
   // The caption is what the story says now: in the ink colour and a little larger than the
   // labels around it, so that it reads as the line to follow.
-  const float top = ImGui::GetCursorPosY();
   const float width = ImGui::GetContentRegionAvail().x;
   if (width != room.width) room = {width, 0.0f};  // rewrapped: measure afresh
   ImGui::SetWindowFontScale(1.1f);
+  const char* text = scene.started() ? scene.caption().c_str() : "The story starts when the demo is on screen.";
+  // A shorter caption than the tallest so far sits on the buttons, its spare room above it.
+  const float height = ImGui::CalcTextSize(text, nullptr, false, width).y;
+  room.height = std::max(room.height, height);
+  const float spare = room.height - height - ImGui::GetStyle().ItemSpacing.y;
+  if (height < room.height && spare > 0) ImGui::Dummy(ImVec2(1.0f, spare));
   if (!scene.started())
-    hint("%s", "The story starts when the demo is on screen.");
+    hint("%s", text);
   else
-    ImGui::TextWrapped("%s", scene.caption().c_str());
+    ImGui::TextWrapped("%s", text);
   ImGui::SetWindowFontScale(1.0f);
-  const float used = ImGui::GetCursorPosY() - top;
-  room.height = std::max(room.height, used);
-  if (used < room.height) ImGui::Dummy(ImVec2(1.0f, room.height - used - ImGui::GetStyle().ItemSpacing.y));
   input.replay = button("replay");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("tell the story again from the start");
   input.step = row_button("step");
