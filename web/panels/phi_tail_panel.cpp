@@ -11,6 +11,7 @@
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
+#include "scenes/scene_strip.hpp"
 
 namespace vigil::web {
 
@@ -57,6 +58,71 @@ PhiTailPanel::PhiTailPanel(const UrlParams& params) {
   loss_pct_ = params.number("loss", loss_pct_, 0, 90);
   seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
   restart_live();
+  if (params.text("scene").value_or("") == kPauseCrashScene) start_scene();
+}
+
+void PhiTailPanel::start_scene() {
+  // The same stream every time the story is told.
+  restarts_ = 0;
+  restart_live();
+  // The reference plot then shows the live fit and its tail growing with the silence.
+  follow_live_ = true;
+  scene_playing_ = true;
+  PhiSceneHooks hooks;
+  hooks.mark = [this] {
+    scene_peak_phi_ = 0;
+    scene_false_ms_ = 0;
+  };
+  hooks.pause_sender = [this](Millis d) { stream_->pause(now_, d); };
+  hooks.crash_sender = [this] { stream_->crash(now_); };
+  hooks.read = [this] { return scene_readout(); };
+  hooks.narrate = [this](std::string caption) { scene_.set_caption(std::move(caption)); };
+  hooks.hold = [this] { scene_playing_ = false; };
+  scene_ = pause_crash_scene(interval_ms_, hooks);
+}
+
+PhiReadout PhiTailPanel::scene_readout() const {
+  const std::size_t model = static_cast<std::size_t>(model_);
+  const auto& d = *detectors_[model];
+  PhiReadout r;
+  r.threshold = thresholds_[0];
+  r.phi = d.phi(now_);
+  r.peak_phi = std::max(scene_peak_phi_, r.phi);
+  r.false_suspicion_ms = scene_false_ms_;
+  r.mean_ms = d.mean_ms();
+  r.std_ms = d.effective_stddev_ms();
+  for (double g : d.window().unordered()) r.longest_gap_ms = std::max(r.longest_gap_ms, g);
+  r.false_alarms = trackers_[3].false_alarms();  // phi above threshold A
+  // After a crash nothing arrives: phi reaches the threshold at a silence the detector can
+  // tell, whether or not a frame fell on that instant.
+  const auto crash = stream_->config().crash_at;
+  const auto last = d.last_heartbeat();
+  const double reach = d.silence_to_reach(thresholds_[0]);
+  if (crash && last && std::isfinite(reach)) {
+    const Millis at = *last + Millis{static_cast<std::int64_t>(std::ceil(reach))};
+    if (at <= now_) {
+      r.detection_ms = static_cast<double>(std::max(Millis{0}, at - *crash).count());
+      r.silence_at_detection_ms = std::ceil(reach);
+    }
+  }
+  return r;
+}
+
+void PhiTailPanel::note_silence_end(Millis arrived) {
+  const auto& d = *detectors_[static_cast<std::size_t>(model_)];
+  const auto last = d.last_heartbeat();
+  if (!last) return;
+  scene_peak_phi_ = std::max(scene_peak_phi_, d.phi(arrived));
+  const double reach = d.silence_to_reach(thresholds_[0]);
+  const double silence = static_cast<double>((arrived - *last).count());
+  if (std::isfinite(reach) && silence > std::ceil(reach)) scene_false_ms_ += silence - std::ceil(reach);
+}
+
+bool PhiTailPanel::animating() const {
+  if (!scene_.active()) return true;  // the live stream never stops
+  // Waiting for the reader: the page wakes the app when the demo comes into view.
+  if (!scene_.started()) return screen::in_view();
+  return scene_playing_;
 }
 
 void PhiTailPanel::save(UrlParams& p) const {
@@ -116,10 +182,43 @@ void PhiTailPanel::follow_live() {
 }
 
 void PhiTailPanel::advance(double real_ms) {
+  if (scene_.active()) {
+    if (!scene_.started()) {
+      if (!screen::in_view()) return;  // the story holds at time zero until it is seen
+      scene_.start();
+      carry_ms_ = 0;
+      run_to(now_);  // the first beat at once
+      return;
+    }
+    if (!scene_playing_) return;
+  }
   carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs);
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
-  now_ += Millis{static_cast<std::int64_t>(whole)};
+  run_to(now_ + Millis{static_cast<std::int64_t>(whole)});
+}
+
+void PhiTailPanel::run_to(Millis t) {
+  while (scene_.active() && scene_.started() && scene_.next_at() <= t) {
+    simulate_to(std::max(now_, scene_.next_at()));
+    scene_.run_due(now_);
+  }
+  if (t > now_ || history_.empty()) simulate_to(t);
+}
+
+void PhiTailPanel::step_scene() {
+  if (!scene_.started()) scene_.start();
+  scene_playing_ = false;
+  carry_ms_ = 0;
+  const std::uint64_t before = received_;
+  // After the last beat there is nothing to wait for: a step is then a second of silence.
+  const Millis limit = scene_.finished() ? now_ + Millis{1000} : std::max(now_, scene_.next_at());
+  const std::size_t beat = scene_.beat();
+  while (received_ == before && scene_.beat() == beat && now_ < limit) run_to(now_ + Millis{1});
+}
+
+void PhiTailPanel::simulate_to(Millis t) {
+  now_ = t;
   const auto& crash = stream_->config().crash_at;
   const auto crashed_by = [&](Millis t) { return (crash && *crash <= t) ? crash : std::nullopt; };
   for (const auto& hb : stream_->advance(now_)) {
@@ -136,6 +235,7 @@ void PhiTailPanel::advance(double real_ms) {
           trackers_at_[i] = start;
         }
       }
+    if (scene_.active()) note_silence_end(hb.arrived);
     for (auto& d : detectors_) d->heartbeat(hb.arrived);
     ++received_;
     for (std::size_t i = 0; i < kDetectors; ++i) {
@@ -148,6 +248,16 @@ void PhiTailPanel::advance(double real_ms) {
   for (std::size_t i = 0; i < kModels; ++i) s.phi[i] = detectors_[i]->phi(now_);
   for (std::size_t i = 0; i < kDetectors; ++i) {
     const bool suspects = detector_suspects(i);
+    // A suspicion that began since the last frame began at a silence the detector can tell:
+    // note that instant, so that the counts and the detection time do not depend on the frame rate.
+    if (suspects && !trackers_[i].suspecting())
+      if (const auto last = detectors_[0]->last_heartbeat()) {
+        const double delay = suspicion_delay_ms(i);
+        if (std::isfinite(delay)) {
+          const Millis start = *last + Millis{static_cast<std::int64_t>(std::ceil(delay))};
+          if (start > trackers_at_[i] && start < now_) trackers_[i].observe(start, true, crashed_by(start));
+        }
+      }
     trackers_[i].observe(now_, suspects, crashed_by(now_));
     trackers_at_[i] = now_;
     if (suspects) s.suspecting = static_cast<std::uint8_t>(s.suspecting | (1u << i));
@@ -187,7 +297,25 @@ double PhiTailPanel::reference_phi() const {
   return detect::phi(silence_ms_, mean_ms_, std_ms_, pause_ms_, model).value();
 }
 
+void PhiTailPanel::draw_scene() {
+  const SceneInput in = draw_scene_strip(scene_, scene_playing_ && scene_.started(), "to the next heartbeat", caption_room_);
+  if (in.replay) {
+    // A reader stepping through a paused story starts over paused; a told story plays again.
+    const bool play = scene_playing_ || scene_.finished() || !scene_.started();
+    start_scene();
+    if (screen::in_view()) advance(0);  // the reader pressed it: begin at once
+    scene_playing_ = play;
+  }
+  if (in.step) step_scene();
+  if (in.toggle_play) {
+    if (!scene_.started()) scene_.start();
+    scene_playing_ = !scene_playing_;
+    carry_ms_ = 0;
+  }
+}
+
 void PhiTailPanel::draw() {
+  if (scene_.active()) draw_scene();
   panel_layout({"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); }, [&](float h) {
     const float gap = ImGui::GetStyle().ItemSpacing.y;
     draw_reference_plot(h * 0.27f - gap);
@@ -249,7 +377,7 @@ void PhiTailPanel::draw_controls() {
   if (!link_error_.empty()) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", link_error_.c_str());
   if (button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
   if (row_button("crash")) stream_->crash(now_);
-  if (row_button("restart")) restart_live();
+  if (row_button("restart")) scene_.active() ? start_scene() : restart_live();
   ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
               stream_->crashed_by(now_) ? " (sender crashed)" : "");
   if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
@@ -457,8 +585,15 @@ nlohmann::json PhiTailPanel::state() const {
   for (std::size_t i = 0; i < kModels; ++i)
     live_phi[kModelNames[i]] = history_.empty() ? 0.0 : history_.back().phi[i];
   const double phi = reference_phi();
+  const bool scene = scene_.active();
   return {
       {"demo", "phi"},
+      {"scene", scene ? nlohmann::json(scene_.name()) : nlohmann::json()},
+      {"step", scene && scene_.beat() > 0 ? scene_.beat() - 1 : 0},
+      {"beats", scene_.beats()},
+      {"caption", scene && scene_.started() ? scene_.caption() : ""},
+      {"scene_started", scene_.started()},
+      {"scene_playing", scene && scene_.started() && scene_playing_},
       {"phi", phi},
       {"tail", std::pow(10.0, -phi)},
       {"mean", mean_ms_},

@@ -8,6 +8,9 @@
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
 #include "base/time.hpp"
+#include "scenes/phi_scene.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/scene_strip.hpp"
 #include "detect/phi_accrual.hpp"
 #include "detect/suspicion_tracker.hpp"
 #include "sim/heartbeat_stream.hpp"
@@ -25,7 +28,7 @@ class PhiTailPanel : public Panel {
   void advance(double real_ms) override;
   void draw() override;
   nlohmann::json state() const override;
-  bool animating() const override { return true; }  // the live stream never stops
+  bool animating() const override;
   void save(UrlParams& params) const override;
 
  private:
@@ -48,6 +51,16 @@ class PhiTailPanel : public Panel {
   nlohmann::json detectors_json() const;
 
   void restart_live();
+  // Runs the stream to `t`, with the scene's beats at their exact times on the way.
+  void run_to(Millis t);
+  void simulate_to(Millis t);
+
+  // scene=pause-crash: the story, its clock held until the reader sees the demo.
+  void start_scene();
+  void step_scene();  // to the next heartbeat's arrival, or the next beat if none comes first
+  PhiReadout scene_readout() const;
+  void note_silence_end(Millis arrived);  // before the heartbeat arriving then is counted
+  void draw_scene();
   void apply_link();
   double reference_phi() const;
   std::optional<double> live_silence_ms() const;
@@ -78,6 +91,15 @@ class PhiTailPanel : public Panel {
   std::array<detect::SuspicionTracker, kDetectors> trackers_;
   std::array<Millis, kDetectors> trackers_at_{};  // each tracker's latest observation
   std::string link_error_;
+
+  Scene scene_;
+  bool scene_playing_ = true;
+  CaptionRoom caption_room_;
+  // From the scene's last mark: the highest phi, and how long phi stayed above threshold A,
+  // both taken exactly at each silence's end (a silence's phi peaks as it ends), so that the
+  // story tells the same numbers at any frame rate.
+  double scene_peak_phi_ = 0;
+  double scene_false_ms_ = 0;
 };
 
 }  // namespace vigil::web

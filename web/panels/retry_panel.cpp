@@ -11,6 +11,7 @@
 
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
+#include "scenes/scene_strip.hpp"
 
 namespace vigil::web {
 
@@ -298,14 +299,166 @@ RetryPanel::RetryPanel(const UrlParams& p) {
     if (view_ == View::fleet && !fleets_finished()) step_fleets();
     if (view_ == View::server && !server_finished()) step_server();
   }
+  if (p.text("scene").value_or("") == kOutageStormScene && (mine(View::fleet) || mine(View::server))) {
+    scene_view_ = view_;
+    start_scene();
+  }
+}
+
+// ------------------------------------------------------------------------------------ scene
+
+void RetryPanel::start_scene() {
+  scene_seconds_ = 0;
+  carry_ = 0;
+  if (scene_view_ == View::fleet) {
+    fleet_playing_ = false;
+    restart_fleets();
+    FleetSceneHooks hooks;
+    hooks.read = [this] { return fleet_readout(); };
+    hooks.show_three = [this] {
+      for (auto& run : fleets_)
+        run.shown = run.strategy == retry::BackoffStrategy::none ||
+                    run.strategy == retry::BackoffStrategy::exponential ||
+                    run.strategy == retry::BackoffStrategy::full_jitter;
+    };
+    hooks.narrate = [this](std::string caption) { scene_.set_caption(std::move(caption)); };
+    scene_ = fleet_outage_scene(fleet_readout(), hooks);
+    return;
+  }
+  // The story's timing: a slowdown at 10 s for 5 s, in runs of 30 s; act 1 without mitigation.
+  server_playing_ = false;
+  server_options_.trigger_at_s = 10;
+  server_options_.trigger_seconds = 5;
+  server_options_.seconds = kServerSceneRunSeconds;
+  server_options_.mitigations = {};
+  restart_server();
+  ServerSceneHooks hooks;
+  hooks.read = [this] { return server_readout(); };
+  hooks.budget_act = [this] {
+    server_options_.mitigations = {};
+    server_options_.mitigations.budget = true;
+    compare_ = true;
+    restart_server();
+  };
+  hooks.narrate = [this](std::string caption) { scene_.set_caption(std::move(caption)); };
+  scene_ = server_outage_scene(server_readout(), hooks);
+}
+
+void RetryPanel::begin_scene() {
+  scene_.start();
+  scene_.run_due(Millis{0});
+  (scene_view_ == View::fleet ? fleet_playing_ : server_playing_) = true;
+  carry_ = 0;
+}
+
+void RetryPanel::step_time_view() {
+  view_ == View::fleet ? step_fleets() : step_server();
+  if (scene_shown() && scene_.started()) {
+    ++scene_seconds_;
+    scene_.run_due(Millis{static_cast<std::int64_t>(scene_seconds_) * 1000});
+  }
+}
+
+FleetReadout RetryPanel::fleet_readout() const {
+  FleetReadout r;
+  r.clients = fleet_options_.clients;
+  r.capacity_rps = fleet_options_.capacity_rps;
+  for (const auto& run : fleets_) {
+    if (!run.fleet) continue;
+    const auto& f = *run.fleet;
+    FleetRunReadout one{f.per_second().empty() ? 0 : f.per_second().back().offered, f.total_calls(),
+                        f.unfinished(), f.peak_rps()};
+    if (run.strategy == retry::BackoffStrategy::none) r.none = one;
+    if (run.strategy == retry::BackoffStrategy::exponential) r.exponential = one;
+    if (run.strategy == retry::BackoffStrategy::full_jitter) r.full_jitter = one;
+  }
+  return r;
+}
+
+namespace {
+
+ServerRunReadout server_run_readout(const retry::OverloadServer& s, const retry::ServerOptions& o) {
+  ServerRunReadout r;
+  r.second = s.elapsed();
+  std::int64_t completed = 0, useful = 0;
+  for (const auto& sec : s.per_second()) {
+    completed += sec.completed;
+    useful += sec.goodput;
+    // "Recovered" as the summary means it: goodput within 90 % of the arrivals.
+    if (r.recovered_second < 0 && sec.second >= o.trigger_end_s() &&
+        static_cast<double>(sec.goodput) >= 0.9 * o.arrival_rps)
+      r.recovered_second = sec.second;
+  }
+  r.wasted_share = completed > 0 ? static_cast<double>(completed - useful) / static_cast<double>(completed) : 0.0;
+  if (s.per_second().empty()) return r;
+  const auto& last = s.per_second().back();
+  r.offered = last.offered;
+  r.retries = last.retries;
+  r.throughput = last.completed;
+  r.goodput = last.goodput;
+  r.queue = last.queue;
+  return r;
+}
+
+}  // namespace
+
+ServerReadout RetryPanel::server_readout() const {
+  const auto& o = server_options_;
+  ServerReadout r;
+  r.arrival_rps = o.arrival_rps;
+  r.capacity_rps = o.capacity_rps;
+  r.timeout_ms = o.timeout_ms;
+  r.trigger_at_s = o.trigger_at_s;
+  r.trigger_seconds = o.trigger_seconds;
+  r.trigger_capacity = o.trigger_capacity;
+  r.budget_ratio = o.budget.ratio;
+  if (server_) r.run = server_run_readout(*server_, o);
+  if (baseline_) {
+    r.has_baseline = true;
+    r.baseline = server_run_readout(*baseline_, o);
+  }
+  return r;
+}
+
+void RetryPanel::draw_scene() {
+  const bool fleet = scene_view_ == View::fleet;
+  bool& playing = fleet ? fleet_playing_ : server_playing_;
+  const SceneInput in = draw_scene_strip(scene_, playing, "one simulated second", caption_room_);
+  if (in.replay) {
+    // A reader stepping through a paused story starts over paused; a told story plays again.
+    const bool play = playing || scene_.finished() || !scene_.started();
+    start_scene();
+    if (screen::in_view()) begin_scene();
+    playing = play;
+  }
+  if (in.step) {
+    if (!scene_.started()) begin_scene();
+    playing = false;
+    if (!(fleet ? fleets_finished() : server_finished())) step_time_view();
+  }
+  if (in.toggle_play) {
+    if (!scene_.started()) {
+      begin_scene();
+    } else if (fleet ? fleets_finished() : server_finished()) {
+      start_scene();  // nothing left to play: play the story again
+      begin_scene();
+    } else {
+      playing = !playing;
+    }
+    carry_ = playing ? 1.0 : 0.0;  // the first second at once
+  }
 }
 
 bool RetryPanel::animating() const {
   switch (view_) {
     case View::hysteresis: return sweep_ && !(sweep_->done() && equilibria_done());
     case View::chain: return false;
-    case View::fleet: return fleet_playing_ && !fleets_finished();
-    case View::server: return server_playing_ && !server_finished();
+    case View::fleet:
+      if (scene_shown() && !scene_.started()) return screen::in_view();  // the page wakes us
+      return fleet_playing_ && !fleets_finished();
+    case View::server:
+      if (scene_shown() && !scene_.started()) return screen::in_view();
+      return server_playing_ && !server_finished();
   }
   return false;
 }
@@ -519,7 +672,7 @@ void RetryPanel::play(double real_ms) {
   const auto start = std::chrono::steady_clock::now();
   int ran = 0;
   while (ran < whole && !finished()) {
-    fleet ? step_fleets() : step_server();
+    step_time_view();
     ++ran;
     // step_ms_ is what the second just run cost: do not start one that would overrun.
     if (ms_since(start) + step_ms_ > kBudgetMs) break;
@@ -532,8 +685,14 @@ void RetryPanel::advance(double real_ms) {
   const auto start = std::chrono::steady_clock::now();
   if (view_ == View::hysteresis)
     compute_sweep(kBudgetMs);
-  else if (view_ == View::fleet || view_ == View::server)
+  else if (view_ == View::fleet || view_ == View::server) {
+    // A scene holds at second 0 until the reader sees it.
+    if (scene_shown() && !scene_.started()) {
+      if (!screen::in_view()) return;
+      begin_scene();
+    }
     play(real_ms);
+  }
   advance_ms_ = ms_since(start);
   advance_ms_max_ = std::max(advance_ms_max_, advance_ms_);
 }
@@ -541,6 +700,7 @@ void RetryPanel::advance(double real_ms) {
 void RetryPanel::draw() {
   const auto start = std::chrono::steady_clock::now();
   draw_view_selector();
+  if (scene_shown()) draw_scene();
   const float label_width = ImGui::GetFontSize() * 8.0f;
   // Each view's controls and its plots, which size themselves to the space left in their window.
   using Draw = void (RetryPanel::*)();
@@ -582,9 +742,12 @@ void RetryPanel::draw_play_controls(bool finished, int second, int seconds) {
     playing = !playing;
     carry_ = playing ? 1.0 : 0.0;  // the first second at once
   }
-  if (row_button("step 1 s")) fleet ? step_fleets() : step_server();
+  if (row_button("step 1 s")) step_time_view();
   ImGui::EndDisabled();
-  if (row_button("restart")) fleet ? restart_fleets() : restart_server();
+  if (row_button("restart")) {
+    if (scene_shown()) start_scene();
+    else fleet ? restart_fleets() : restart_server();
+  }
   if (row_button("new seed")) {
     if (fleet) {
       ++fleet_options_.seed;
@@ -1093,7 +1256,9 @@ void RetryPanel::draw_server_plot(const char* id, const retry::OverloadServer& s
                   {0, y_max, title}, options)) {
     plot::rect(o.trigger_at_s, 0, end, y_max, plot::colors::with_alpha(plot::palette().red, 38));
     plot::text(o.trigger_at_s, y_max, plot::colors::with_alpha(plot::palette().red, 220), " trigger");
-    plot::vline("after: from here", after, plot::colors::with_alpha(plot::palette().grey, 150), 1.0f);
+    // On a phone the trigger's label takes the room this one would need.
+    plot::vline(screen::narrow() ? "" : "after: from here", after,
+                plot::colors::with_alpha(plot::palette().grey, 150), 1.0f);
     if (show_capacity_) {
       const double cap = o.capacity_rps, low = cap * o.trigger_capacity;
       const std::vector<double> cap_x = {
@@ -1313,6 +1478,13 @@ nlohmann::json RetryPanel::state() const {
       {"view", kViewNames[static_cast<int>(view_)]},
       {"perf",
        {{"advance_ms", advance_ms_}, {"advance_ms_max", advance_ms_max_}, {"draw_ms", draw_ms_}}}};
+  const bool scene = scene_shown();
+  s["scene"] = scene ? nlohmann::json(scene_.name()) : nlohmann::json();
+  s["step"] = scene && scene_.beat() > 0 ? scene_.beat() - 1 : 0;
+  s["beats"] = scene ? scene_.beats() : 0;
+  s["caption"] = scene && scene_.started() ? scene_.caption() : "";
+  s["scene_started"] = scene && scene_.started();
+  s["scene_second"] = scene ? scene_seconds_ : 0;
   switch (view_) {
     case View::hysteresis: {
       const auto& m = hyst_.model;

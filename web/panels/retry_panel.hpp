@@ -15,6 +15,9 @@
 #include "retry/fleet.hpp"
 #include "retry/hysteresis.hpp"
 #include "retry/overload_server.hpp"
+#include "scenes/retry_scene.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/scene_strip.hpp"
 
 namespace vigil::web {
 
@@ -60,6 +63,17 @@ class RetryPanel : public Panel {
   bool server_finished() const;
   // Whole seconds of the active time view, as many as the playing speed asks for this frame.
   void play(double real_ms);
+  // One simulated second of the active time view, and of its scene if it tells one.
+  void step_time_view();
+
+  // scene=outage-storm (fleet and server views): a story told over the time view, which holds at
+  // second 0 until the reader sees the demo.
+  bool scene_shown() const { return scene_.active() && view_ == scene_view_; }
+  void start_scene();
+  void begin_scene();  // the reader is here: the first beat, and play
+  void draw_scene();
+  FleetReadout fleet_readout() const;
+  ServerReadout server_readout() const;
 
   void draw_view_selector();
   void draw_hysteresis_controls();
@@ -118,6 +132,11 @@ class RetryPanel : public Panel {
   bool fleet_playing_ = false, server_playing_ = false;
   double carry_ = 0;    // simulated seconds owed to the playing view
   double step_ms_ = 0;  // the last simulated second of the active time view, ms of compute
+
+  Scene scene_;
+  View scene_view_ = View::fleet;
+  int scene_seconds_ = 0;  // the scene's clock: runs on across a restart within the story
+  CaptionRoom caption_room_;
 };
 
 }  // namespace vigil::web

@@ -26,4 +26,8 @@ const std::string& Scene::caption() const {
   return beats_[next_ == 0 ? 0 : next_ - 1].caption;
 }
 
+void Scene::set_caption(std::string caption) {
+  if (next_ > 0) beats_[next_ - 1].caption = std::move(caption);
+}
+
 }  // namespace vigil::web

@@ -41,6 +41,9 @@ class Scene {
   std::size_t beat() const { return next_; }
   std::size_t beats() const { return beats_.size(); }
   const std::string& caption() const;
+  // Rewrites the caption of the beat reached last: an action may narrate with numbers that are
+  // only known when it runs (how high phi went, how long detection took).
+  void set_caption(std::string caption);
 
  private:
   std::string name_;
