@@ -39,6 +39,7 @@ int state_rank(const std::string& s) {
 LivePanel::LivePanel(const UrlParams& params) {
   if (auto a = params.text("agents")) std::snprintf(addresses_, sizeof addresses_, "%s", a->c_str());
   if (auto t = params.text("token")) std::snprintf(token_, sizeof token_, "%s", t->c_str());
+  if (auto p = params.text("packets")) show_packets_ = *p == "1";
   if (addresses_[0]) {
     demo_checked_ = true;
     connect_all();
@@ -183,6 +184,8 @@ void LivePanel::pick_peer() {
 void LivePanel::save(UrlParams& p) const {
   if (addresses_[0]) p.set("agents", addresses_);
   else p.erase("agents");
+  if (show_packets_) p.set("packets", "1");
+  else p.erase("packets");
 }
 
 void LivePanel::advance(double) {
@@ -195,6 +198,8 @@ void LivePanel::advance(double) {
     links_[i]->send({{"type", "snapshot"}});
   }
   drop_dead_links();
+  // Links added since (discovered, reconnected) ask too; a link asks only when this changes.
+  for (const auto& l : links_) l->set_packets(show_packets_);
   discover();
   names_cache_ = member_names();
   pick_peer();
@@ -310,6 +315,11 @@ void LivePanel::draw_controls() {
   if (row_button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
   ImGui::EndDisabled();
   if (!can) hint("enter the token (printed by vigil demo / vigil agent) to inject faults");
+
+  section("Packets");
+  ImGui::Checkbox("show packets", &show_packets_);
+  if (show_packets_) draw_packet_list();
+  else hint("each agent's own datagrams, as it sends and receives them (at most 200 a second each)");
 
   section("Events");
   ImGui::BeginChild("live-log", ImVec2(0, box_height(12.0f)), true);
@@ -459,6 +469,54 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
     if (value.is_number()) ImGui::Text("%s: %s", key.c_str(), value.dump().c_str());
 }
 
+void LivePanel::draw_probe_table(const AgentLink& l) {
+  hint("%s's probes, per peer", l.name().c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+  const float avail = ImGui::GetContentRegionAvail().y;
+  if (!ImGui::BeginTable("probes", 4, flags, ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f))))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& [name, m] : l.members()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
+                       static_cast<unsigned long long>(m.direct_failed));
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
+  }
+  ImGui::EndTable();
+}
+
+void LivePanel::draw_packet_list() {
+  const AgentLink* l = selected_link();
+  if (!l) return;
+  const auto& stats = l->packet_stats();
+  hint("%s: %llu packets, %llu dropped by its faults, %llu over the rate limit", l->name().c_str(),
+       static_cast<unsigned long long>(stats.received), static_cast<unsigned long long>(stats.dropped),
+       static_cast<unsigned long long>(stats.skipped));
+  ImGui::BeginChild("live-packets", ImVec2(0, box_height(8.0f)), true);
+  constexpr std::size_t kShown = 40;
+  std::size_t shown = 0;
+  for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown; ++it, ++shown) {
+    const auto& p = *it;
+    char line[200];
+    std::snprintf(line, sizeof line, "%8.2fs %s %-9s %s %s%s%s %u B", p.t_ms / 1000.0, p.out ? "out" : "in ",
+                  p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(), p.target.empty() ? "" : " for ",
+                  p.target.c_str(), p.size);
+    if (p.dropped) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s  dropped", line);
+    else if (p.kind == "ping-req") ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%s", line);
+    else ImGui::TextUnformatted(line);
+  }
+  ImGui::EndChild();
+}
+
 void LivePanel::draw_peer(float height) {
   if (links_.empty() || names_cache_.empty()) {
     hint("Once agents are connected, one agent's detectors for each of its peers show here: pick "
@@ -475,6 +533,7 @@ void LivePanel::draw_peer(float height) {
   const float table_height = stacked ? height * 0.45f : height;
   ImGui::BeginChild("live-peers", ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height), false);
   draw_peer_table(l);
+  draw_probe_table(l);
   ImGui::EndChild();
   if (stacked) height -= table_height + ImGui::GetStyle().ItemSpacing.y;
   else ImGui::SameLine();
@@ -502,9 +561,22 @@ nlohmann::json LivePanel::state() const {
   for (const auto& l : links_) {
     nlohmann::json members = nlohmann::json::object();
     for (const auto& [name, m] : l->members()) members[name] = m.state;
+    nlohmann::json probes = nlohmann::json::object();
+    for (const auto& [name, m] : l->members())
+      probes[name] = {{"probes", m.probes}, {"direct_failed", m.direct_failed},
+                      {"indirect_acked", m.indirect_acked}, {"failed", m.failed}};
+    const auto& ps = l->packet_stats();
+    nlohmann::json ping_reqs = nlohmann::json::array();
+    for (const auto& r : l->ping_reqs())
+      ping_reqs.push_back({{"dir", r.out ? "out" : "in"}, {"peer", r.peer}, {"target", r.target},
+                           {"count", r.count}, {"last_t_ms", r.last_t_ms}});
+    nlohmann::json packets = {{"wanted", l->packets_wanted()}, {"received", ps.received},
+                              {"skipped", ps.skipped}, {"dropped", ps.dropped},
+                              {"kinds", ps.kinds}, {"ping_req", ping_reqs}};
     agents.push_back({{"name", l->name()}, {"address", l->address()}, {"status", to_string(l->status())},
                       {"members", members}, {"messages", l->messages()},
-                      {"last_reply", l->last_reply()}});
+                      {"last_reply", l->last_reply()}, {"probes", probes}, {"packets", packets},
+                      {"time_ms", l->self().value("time_ms", 0.0)}});
   }
   nlohmann::json discovered = nlohmann::json::array();
   for (const auto& d : discovered_) discovered.push_back({{"name", d.name}, {"view", d.view}});
@@ -515,7 +587,8 @@ nlohmann::json LivePanel::state() const {
           {"discovered", discovered},
           {"observed_only", observed_only_},
           {"dropped", dropped_},
-          {"peer", peer_}};
+          {"peer", peer_},
+          {"show_packets", show_packets_}};
 }
 
 }  // namespace vigil::web

@@ -55,6 +55,11 @@ class LivePanel : public Panel {
   void draw_agent_list(float height);  // the matrix as a list, for a phone
   void draw_peer(float height);
   void draw_peer_table(const AgentLink& l);
+  // How the agent's probes of each peer ended: a one-way fault shows here as failed direct
+  // pings answered through helpers, before anyone is suspected.
+  void draw_probe_table(const AgentLink& l);
+  // The selected agent's most recent packets, newest first.
+  void draw_packet_list();
   static plot::HeatCell heat_cell(int row, int col, void* self);
 
   char addresses_[2048] = "";
@@ -70,6 +75,7 @@ class LivePanel : public Panel {
   std::set<std::string> dropped_;        // agents left out of the rows: dead or left
   std::string peer_;
   bool peer_chosen_ = false;
+  bool show_packets_ = false;  // every followed agent streams its packet log
 };
 
 }  // namespace vigil::web
