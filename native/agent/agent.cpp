@@ -616,7 +616,7 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
           const AgentViewContext view = view_at(t);
           http_->send(client, snapshot_json(view).dump());
         } else if constexpr (std::is_same_v<T, command::Packets>) {
-          packets_.subscribe(client, c.on, t);
+          packets_.subscribe(client, c.on);
         } else if constexpr (std::is_same_v<T, command::Inject>) {
           if (auto s = faults_.configure(c.faults); !s) failure = s.error().message;
         } else if constexpr (std::is_same_v<T, command::Pause>) {

@@ -57,7 +57,7 @@ nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& s
   return j;
 }
 
-void PacketLog::subscribe(LwsHost::ClientId viewer, bool on, Millis) {
+void PacketLog::subscribe(LwsHost::ClientId viewer, bool on) {
   if (!on) {
     viewers_.erase(viewer);
     return;

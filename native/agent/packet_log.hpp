@@ -64,7 +64,7 @@ class PacketLog {
     std::uint64_t batches = 0;    // batch messages sent
   };
 
-  void subscribe(LwsHost::ClientId viewer, bool on, Millis now);
+  void subscribe(LwsHost::ClientId viewer, bool on);
   void forget(LwsHost::ClientId viewer) { viewers_.erase(viewer); }
   // Someone asked: the agent looks at packets only then.
   bool active() const { return !viewers_.empty(); }

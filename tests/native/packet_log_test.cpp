@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/commands.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "crypto/keyring.hpp"
@@ -32,7 +33,7 @@ TEST_CASE("the packet log describes nothing while nobody asked, and only what a 
   CHECK(described == 0);
   CHECK(log.flush(Millis{0}, [](auto) { return std::size_t{0}; }).empty());
 
-  log.subscribe(7, true, Millis{0});
+  log.subscribe(7, true);
   CHECK(log.active());
   // A burst of 1,000 at one instant: the bucket's burst is taken, the rest skipped undescribed.
   for (int i = 0; i < 1000; ++i) log.record(Millis{1000}, describe);
@@ -57,14 +58,14 @@ TEST_CASE("the packet log describes nothing while nobody asked, and only what a 
   CHECK(sent <= PacketLogLimits::kPacketsPerSecond * 10 + PacketLogLimits::kBurst);
   CHECK(sent >= PacketLogLimits::kPacketsPerSecond * 10 - 1);
 
-  log.subscribe(7, false, Millis{11000});
+  log.subscribe(7, false);
   CHECK_FALSE(log.active());
 }
 
 TEST_CASE("a viewer whose queue is full is not sent batches, and hears of them when it catches up") {
   PacketLog log;
-  log.subscribe(1, true, Millis{0});
-  log.subscribe(2, true, Millis{0});
+  log.subscribe(1, true);
+  log.subscribe(2, true);
   for (int i = 0; i < 5; ++i) log.record(Millis{0}, [] { return nlohmann::json{{"kind", "ack"}}; });
   std::size_t queued_of_1 = PacketLogLimits::kMaxViewerQueueBytes + 1;
   auto queued = [&](vigil::native::LwsHost::ClientId id) { return id == 1 ? queued_of_1 : std::size_t{0}; };
@@ -124,4 +125,18 @@ TEST_CASE("probe outcomes per peer: direct failures, indirect acks, failures") {
   CHECK(b->failed == 1);
   o.forget("b");
   CHECK(o.find("b") == nullptr);
+}
+
+TEST_CASE("asking for the packet log needs no token, and a boolean") {
+  using vigil::native::parse_command;
+  auto on = parse_command(R"({"type":"packets","on":true})", "secret");
+  REQUIRE(std::holds_alternative<vigil::native::Command>(on.result));
+  const auto& command = std::get<vigil::native::Command>(on.result);
+  REQUIRE(std::holds_alternative<vigil::native::command::Packets>(command));
+  CHECK(std::get<vigil::native::command::Packets>(command).on);
+  for (const char* bad : {R"({"type":"packets"})", R"({"type":"packets","on":1})"}) {
+    auto parsed = parse_command(bad, "secret");
+    REQUIRE(std::holds_alternative<vigil::native::CommandError>(parsed.result));
+    CHECK(std::get<vigil::native::CommandError>(parsed.result).code == "invalid");
+  }
 }
