@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -223,8 +224,20 @@ void LivePanel::draw() {
     // the agents' views read better as a list.
     const float min_cell = ImGui::GetFontSize() * 1.6f;
     const bool matrix_fits = static_cast<float>(names_cache_.size()) * min_cell < ImGui::GetContentRegionAvail().x * 0.8f;
-    if (screen::narrow() && !matrix_fits) draw_agent_list(h * 0.55f);
-    else draw_matrix(h * 0.55f);
+    const float top = h * 0.55f;
+    if (show_packets_ && !screen::narrow()) {
+      // The views and the packets side by side: what each agent believes, and why.
+      const float width = ImGui::GetContentRegionAvail().x;
+      ImGui::BeginChild("live-views", ImVec2(width * 0.5f, top), false);
+      draw_matrix(top);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top));
+    } else {
+      if (screen::narrow() && !matrix_fits) draw_agent_list(show_packets_ ? top * 0.5f : top);
+      else draw_matrix(show_packets_ ? top * 0.5f : top);
+      if (show_packets_) draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top * 0.5f));
+    }
     draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
   });
 }
@@ -464,6 +477,7 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
     }
     ImGui::EndTable();
   }
+  draw_probe_table(l);
   hint("counters");
   for (const auto& [key, value] : l.counters().items())
     if (value.is_number()) ImGui::Text("%s: %s", key.c_str(), value.dump().c_str());
@@ -475,6 +489,8 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
   const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
   const float avail = ImGui::GetContentRegionAvail().y;
+  probe_table_agent_ = l.name();
+  probe_table_rows_ = 0;
   if (!ImGui::BeginTable("probes", 4, flags, ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f))))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* h : {"peer", "probes", "direct failed", "indirect ok"}) ImGui::TableSetupColumn(h);
@@ -490,6 +506,7 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
                        static_cast<unsigned long long>(m.direct_failed));
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
+    ++probe_table_rows_;
   }
   ImGui::EndTable();
 }
@@ -507,14 +524,112 @@ void LivePanel::draw_packet_list() {
   for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown; ++it, ++shown) {
     const auto& p = *it;
     char line[200];
+    // A ping names its target: its receiver, unless it asks a helper (ping-req) or a helper
+    // relays it.
+    const bool relayed = !p.target.empty() && p.target != (p.out ? p.peer : l->name());
     std::snprintf(line, sizeof line, "%8.2fs %s %-9s %s %s%s%s %u B", p.t_ms / 1000.0, p.out ? "out" : "in ",
-                  p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(), p.target.empty() ? "" : " for ",
-                  p.target.c_str(), p.size);
+                  p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(), relayed ? " for " : "",
+                  relayed ? p.target.c_str() : "", p.size);
     if (p.dropped) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s  dropped", line);
     else if (p.kind == "ping-req") ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%s", line);
     else ImGui::TextUnformatted(line);
   }
   ImGui::EndChild();
+}
+
+namespace {
+
+// A packet from a real agent is in the air for well under a millisecond on a LAN: drawn over
+// this long instead, so that a reader can follow it.
+constexpr double kNominalFlightMs = 450;
+// Batches arrive up to a tick (100 ms) after their packets left: the ring runs this far behind
+// the page's clock, so that a flight starts at its sender instead of halfway.
+constexpr double kRingLagMs = 250;
+
+wire::PacketKind kind_of(const std::string& name) {
+  for (std::size_t k = 0; k < wire::kPacketKinds; ++k)
+    if (wire::packet_kind_name(static_cast<wire::PacketKind>(k)) == name) return static_cast<wire::PacketKind>(k);
+  return wire::PacketKind::unknown;
+}
+
+ring::Look look_of(const std::string& state) {
+  if (state == "alive") return ring::Look::alive;
+  if (state == "suspect") return ring::Look::suspect;
+  if (state == "dead") return ring::Look::dead;
+  if (state == "left") return ring::Look::left;
+  return ring::Look::unknown;
+}
+
+}  // namespace
+
+ring::Model LivePanel::ring_model(double page_now_ms) const {
+  ring::Model model;
+  model.now_ms = page_now_ms - kRingLagMs;
+  const AgentLink* observer = selected_link();
+  std::map<std::string, int> index;
+  for (const auto& name : names_cache_) {
+    ring::Member m;
+    m.name = name;
+    if (observer && name == observer->name()) {
+      m.state = ring::Look::alive;
+    } else if (observer) {
+      auto it = observer->members().find(name);
+      m.state = it == observer->members().end() ? ring::Look::unknown : look_of(it->second.state);
+      if (it != observer->members().end()) m.incarnation = it->second.incarnation;
+    }
+    index[name] = static_cast<int>(model.members.size());
+    model.members.push_back(std::move(m));
+  }
+  std::set<std::string> logging;  // agents whose own log shows what they send
+  for (const auto& l : links_)
+    if (l->packets_wanted() && l->status() == AgentLink::Status::open) logging.insert(l->name());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    const AgentLink& l = *links_[i];
+    if (observer == &l) model.selected = model.observer = index.count(l.name()) ? index[l.name()] : -1;
+    auto self = index.find(l.name());
+    if (self == index.end()) continue;
+    for (auto it = l.packets().rbegin(); it != l.packets().rend(); ++it) {
+      const auto& p = *it;
+      if (p.page_ms + kNominalFlightMs * 2 < model.now_ms) break;  // older ones are done falling too
+      auto peer = index.find(p.peer);
+      if (peer == index.end()) continue;
+      // A packet between two logging agents is in both logs: drawn once, from its sender's.
+      if (!p.out && logging.count(p.peer)) continue;
+      ring::Flight f;
+      f.from = p.out ? self->second : peer->second;
+      f.to = p.out ? peer->second : self->second;
+      f.sent_ms = p.page_ms;
+      f.arrive_ms = p.page_ms + kNominalFlightMs;
+      f.kind = kind_of(p.kind);
+      f.rumours = p.rumours;
+      f.fate = p.dropped ? ring::Fate::dropped : ring::Fate::delivered;
+      f.stream = p.stream;
+      if (ring::flight_visible(f, model.now_ms)) model.flights.push_back(f);
+    }
+  }
+  return model;
+}
+
+void LivePanel::draw_ring(ImVec2 size) {
+  const double now = emscripten_get_now();
+  const ring::Model model = ring_model(now);
+  ring_in_air_ = 0;
+  double latest = ring_latest_ms_;
+  for (const auto& f : model.flights) {
+    if (ring::flight_in_air(f, model.now_ms)) ++ring_in_air_;
+    if (f.sent_ms > ring_latest_ms_) {
+      ++ring_flights_;
+      latest = std::max(latest, f.sent_ms);
+    }
+  }
+  ring_latest_ms_ = latest;
+  const float legend_h = ring::legend_height(size.x);
+  const float ring_h = std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
+  const ring::Result r = ring::draw("live-ring", ImVec2(size.x, ring_h), model);
+  if (r.clicked >= 0 && static_cast<std::size_t>(r.clicked) < model.members.size())
+    for (std::size_t i = 0; i < links_.size(); ++i)
+      if (links_[i]->name() == model.members[static_cast<std::size_t>(r.clicked)].name) selected_agent_ = static_cast<int>(i);
+  ring::draw_legend(size.x);
 }
 
 void LivePanel::draw_peer(float height) {
@@ -533,7 +648,6 @@ void LivePanel::draw_peer(float height) {
   const float table_height = stacked ? height * 0.45f : height;
   ImGui::BeginChild("live-peers", ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height), false);
   draw_peer_table(l);
-  draw_probe_table(l);
   ImGui::EndChild();
   if (stacked) height -= table_height + ImGui::GetStyle().ItemSpacing.y;
   else ImGui::SameLine();
@@ -588,7 +702,9 @@ nlohmann::json LivePanel::state() const {
           {"observed_only", observed_only_},
           {"dropped", dropped_},
           {"peer", peer_},
-          {"show_packets", show_packets_}};
+          {"show_packets", show_packets_},
+          {"ring", {{"in_air", ring_in_air_}, {"flights", ring_flights_}}},
+          {"probe_table", {{"agent", probe_table_agent_}, {"rows", probe_table_rows_}}}};
 }
 
 }  // namespace vigil::web
