@@ -68,6 +68,15 @@ Incarnation Node::incarnation() const {
   return index_.find(self_name_)->incarnation;
 }
 
+std::vector<Node::SuspicionTimer> Node::suspicion_timers() const {
+  std::vector<SuspicionTimer> out;
+  out.reserve(suspicions_.size());
+  for (const auto& [name, pending] : suspicions_)
+    out.push_back({name, pending.timer.start(), pending.timer.deadline(), pending.timer.confirmations()});
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.member < b.member; });
+  return out;
+}
+
 const Member* Node::member(const std::string& name) const {
   return index_.find(name);
 }

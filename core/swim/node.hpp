@@ -109,6 +109,15 @@ class Node {
   std::size_t pending_broadcasts() const { return broadcasts_.size(); }
 
   const Member* member(const std::string& name) const;
+  // The suspicions this node is timing, in member-name order: for viewers that show when each
+  // began, when it will declare the member dead and how many confirmations shortened it.
+  struct SuspicionTimer {
+    std::string member;
+    Millis started{0};
+    Millis deadline{0};
+    int confirmations = 0;
+  };
+  std::vector<SuspicionTimer> suspicion_timers() const;
   // Every known member, this node included, in probe order.
   std::vector<const Member*> members() const;
   std::size_t member_count() const { return nodes_.size(); }

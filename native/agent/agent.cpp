@@ -110,6 +110,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   handlers.on_message = [self](LwsHost::ClientId c, std::string_view m, LwsHost::Inbound status) {
     self->on_ws_message(c, m, status);
   };
+  handlers.on_close = [self](LwsHost::ClientId c) { self->packets_.forget(c); };
   handlers.on_timer = [self] { self->on_timer(); };
   auto host = LwsHost::create(http, handlers);
   if (!host) return host.error();
@@ -223,6 +224,7 @@ void Agent::on_readable() {
 
 void Agent::receive_datagram(const swim::Address& from, wire::Bytes bytes) {
   const auto fate = faults_.incoming();
+  if (packets_.active()) log_datagram(false, from, bytes, !fate, fate.value_or(Millis{0}));
   if (!fate) return;
   if (*fate > Millis{0}) {
     delayed_.push(now() + *fate, Delayed{false, from, std::move(bytes)});
@@ -250,6 +252,7 @@ void Agent::drain() {
   }
   for (auto& d : box.datagrams) {
     const auto fate = faults_.outgoing(d.to);
+    if (packets_.active()) log_datagram(true, d.to, d.bytes, !fate, fate.value_or(Millis{0}));
     if (!fate) continue;
     if (*fate > Millis{0}) delayed_.push(now() + *fate, Delayed{true, d.to, std::move(d.bytes)});
     else send_datagram(d.to, d.bytes);
@@ -257,8 +260,10 @@ void Agent::drain() {
   for (const auto& s : box.streams) start_stream(s);
   // After the streams: a connection refused at once reports its join's end right away.
   for (const auto& r : box.join_results) on_join_result(r);
-  for (const auto& r : box.probe_results)
+  for (const auto& r : box.probe_results) {
+    probe_outcomes_.add(r);
     if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
+  }
   for (const auto& e : box.events) {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
@@ -268,6 +273,7 @@ void Agent::drain() {
     }
     if (e.kind == swim::EventKind::removed) {
       detectors_.forget(e.member);
+      probe_outcomes_.forget(e.member);
       conflict_log_.erase(e.member);
     }
     if (http_) http_->broadcast(event_json(e).dump());
@@ -327,6 +333,7 @@ void Agent::on_timer() {
   log_stream_refusals(t);
   log_auth_reports(t);
   if (http_->clients() > 0 && t >= next_stats_) {
+    flush_packets(t);
     broadcast_stats();
     next_stats_ = t + kStatsPeriod;
   }
@@ -380,7 +387,9 @@ void Agent::on_join_result(const swim::JoinResult& result) {
 
 void Agent::accept_streams() {
   for (;;) {
-    const int fd = ::accept(tcp_fd_, nullptr, nullptr);
+    sockaddr_storage from{};
+    socklen_t from_len = sizeof from;
+    const int fd = ::accept(tcp_fd_, reinterpret_cast<sockaddr*>(&from), &from_len);
     if (fd < 0) {
       // Out of descriptors the listener stays readable: retry in a second instead of spinning.
       if (errno == EMFILE || errno == ENFILE) http_->pause_accepting(tcp_wsi_, Millis{1000});
@@ -397,6 +406,7 @@ void Agent::accept_streams() {
     }
     auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::responder, fd, 0, wire::Bytes{}, now() + kStreamTimeout);
     StreamLink* raw = link.get();
+    if (auto peer = from_sockaddr(reinterpret_cast<const sockaddr*>(&from), from_len)) raw->set_peer(*peer);
     raw->attach(http_->adopt(fd, raw));
     if (raw->wsi()) streams_[raw] = std::move(link);
   }
@@ -419,9 +429,12 @@ void Agent::start_stream(const swim::StreamRequest& request) {
     return;
   }
   wire::Bytes bytes = std::move(framed).value();
+  const std::size_t raw_size = bytes.size();
   auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id, std::move(bytes),
                                            now() + kStreamTimeout);
   StreamLink* raw = link.get();
+  raw->set_peer(request.to);
+  log_stream(true, request.to, request.bytes, raw_size);
   if (request.join) raw->mark_join();
   raw->attach(http_->adopt(fd, raw));
   if (!raw->wsi()) {
@@ -508,6 +521,9 @@ AgentViewContext Agent::view_at(Millis at) const {
   view.streams.buffered = stream_buffered_;
   view.auth = auth_.counters();
   view.auth_addresses = auth_.addresses();
+  view.probe_outcomes = &probe_outcomes_;
+  view.packet_log = packets_.counters();
+  view.packet_log_viewers = packets_.viewers();
   return view;
 }
 
@@ -521,6 +537,31 @@ HttpResponse Agent::http(const std::string& uri) {
     return {200, "application/json",
             nlohmann::json{{"agents", {{{"name", node_.name()}, {"http", ""}}}}}.dump()};
   return {404, "application/json", nlohmann::json{{"error", "not found"}, {"path", uri}}.dump()};
+}
+
+std::string Agent::peer_name(const swim::Address& address) const {
+  for (const swim::Member* m : node_.members())
+    if (m->address == address) return m->name;
+  return address.to_string();
+}
+
+void Agent::log_datagram(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> bytes,
+                         bool dropped, Millis delay) {
+  const PacketSighting s{now(), outgoing, false, dropped, delay, bytes.size(), peer};
+  packets_.record(s.at, [&] { return packet_json(s, summarize_wire_datagram(node_, bytes), peer_name(peer)); });
+}
+
+void Agent::log_stream(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> plaintext,
+                       std::size_t wire_size) {
+  if (!packets_.active()) return;
+  const PacketSighting s{now(), outgoing, true, false, Millis{0}, wire_size, peer};
+  packets_.record(s.at, [&] { return packet_json(s, summarize_stream_message(plaintext), peer_name(peer)); });
+}
+
+void Agent::flush_packets(Millis at) {
+  if (!packets_.active()) return;
+  for (auto& [client, batch] : packets_.flush(at, [this](LwsHost::ClientId c) { return http_->queued_bytes(c); }))
+    http_->send(client, std::move(batch));
 }
 
 void Agent::log_auth_reports(Millis at) {
@@ -574,6 +615,8 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
         if constexpr (std::is_same_v<T, command::Snapshot>) {
           const AgentViewContext view = view_at(t);
           http_->send(client, snapshot_json(view).dump());
+        } else if constexpr (std::is_same_v<T, command::Packets>) {
+          packets_.subscribe(client, c.on);
         } else if constexpr (std::is_same_v<T, command::Inject>) {
           if (auto s = faults_.configure(c.faults); !s) failure = s.error().message;
         } else if constexpr (std::is_same_v<T, command::Pause>) {
@@ -607,7 +650,16 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
       },
       command);
   if (!failure.empty()) return reply_error(parsed.type, "invalid", failure);
-  if (parsed.type != "snapshot") http_->send(client, nlohmann::json{{"type", "ok"}, {"command", parsed.type}}.dump());
+  if (parsed.type == "packets") {
+    const auto* on = std::get_if<command::Packets>(&command);
+    http_->send(client, nlohmann::json{{"type", "ok"},
+                                       {"command", parsed.type},
+                                       {"on", on && on->on},
+                                       {"max_per_s", PacketLogLimits::kPacketsPerSecond}}
+                            .dump());
+  } else if (parsed.type != "snapshot") {
+    http_->send(client, nlohmann::json{{"type", "ok"}, {"command", parsed.type}}.dump());
+  }
   settle();
 }
 

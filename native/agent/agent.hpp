@@ -11,7 +11,9 @@
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/join_retry.hpp"
+#include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
+#include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
 #include "base/result.hpp"
 #include "cli/endpoint.hpp"
@@ -114,11 +116,23 @@ class Agent : private RawHandler {
   std::optional<swim::Address> address_of(const std::string& member) const;
   void log_auth_reports(Millis at);
 
+  // The packet log (only while a viewer asked for it): datagrams as they cross the socket or
+  // the fault injector, streams as plaintext messages.
+  void log_datagram(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> bytes, bool dropped,
+                    Millis delay);
+  void log_stream(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> plaintext,
+                  std::size_t wire_size);
+  // A member's name for an address, or the address itself.
+  std::string peer_name(const swim::Address& address) const;
+  void flush_packets(Millis at);
+
   AgentOptions options_;
   swim::Node node_;
   FaultInjector faults_;
   std::map<std::string, swim::Address> blocked_names_;  // where each peer was blocked, by name
   PeerDetectors detectors_;
+  ProbeOutcomes probe_outcomes_;
+  PacketLog packets_;
   AuthLimiter auth_;  // wrong tokens per remote address, across connections
   std::unique_ptr<LwsHost> http_;
   sim::EventQueue<Delayed> delayed_;

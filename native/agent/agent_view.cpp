@@ -33,6 +33,16 @@ void add_tags(json& row, const swim::Member* m) {
     row["view"] = view->second;
 }
 
+// How this agent's probes of the member ended (all zeros before the first).
+void add_probe_outcomes(json& row, const ProbeOutcomes::Peer* p) {
+  const ProbeOutcomes::Peer none;
+  if (!p) p = &none;
+  row["probes"] = {{"total", p->probes},
+                   {"direct_failed", p->direct_failed},
+                   {"indirect_acked", p->indirect_acked},
+                   {"failed", p->failed}};
+}
+
 }  // namespace
 
 // The fields of self_json that are not tags.
@@ -69,6 +79,7 @@ json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
                 {"incarnation", m->incarnation}};
     add_tags(row, m);
     if (auto phi = c.detectors.phi(m->name, c.now)) row["phi"] = number_or_null(*phi);
+    if (c.probe_outcomes) add_probe_outcomes(row, c.probe_outcomes->find(m->name));
     if (with_gaps)
       if (const auto* d = c.detectors.find(m->name)) {
         auto gaps = d->window().chronological();
@@ -257,6 +268,7 @@ std::string metrics_text(const AgentViewContext& c) {
   out << stream_metrics_text(c.streams, k);
   out << auth_metrics_text(c.auth, c.auth_addresses);
   out << limit_metrics(c.ws_refusals);
+  out << packet_log_metrics_text(c.packet_log, c.packet_log_viewers);
   return out.str();
 }
 

@@ -5,7 +5,9 @@
 
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
+#include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
+#include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
 #include "base/time.hpp"
 #include "http/lws_host.hpp"
@@ -26,6 +28,9 @@ struct AgentViewContext {
   StreamStats streams{};          // protocol-port TCP streams turned away or cut short
   AuthLimiter::Counters auth{};   // wrong tokens and the commands refused for them
   std::size_t auth_addresses = 0; // remote addresses the token limiter tracks
+  const ProbeOutcomes* probe_outcomes = nullptr;  // per peer: direct pings failed, indirect acks
+  PacketLog::Counters packet_log{};
+  std::size_t packet_log_viewers = 0;
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

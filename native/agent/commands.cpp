@@ -70,11 +70,16 @@ ParsedCommand parse_command(std::string_view text_in, std::string_view token, bo
     return {"", CommandError{"invalid", "missing string field 'type'"}};
   const std::string type = type_it->get<std::string>();
   if (type == "snapshot") return {type, Command{command::Snapshot{}}};
+  if (type == "packets") {
+    auto on = j.find("on");
+    if (on == j.end() || !on->is_boolean()) return {type, invalid("'on' must be true or false")};
+    return {type, Command{command::Packets{on->get<bool>()}}};
+  }
 
   static const char* kMutating[] = {"inject", "pause", "block", "unblock", "leave", "set-profile"};
   if (std::find(std::begin(kMutating), std::end(kMutating), type) == std::end(kMutating))
     return {type, CommandError{"unknown-command", "unknown command '" + type +
-                                                      "' (snapshot, inject, pause, block, unblock, leave, set-profile)"}};
+                                                      "' (snapshot, packets, inject, pause, block, unblock, leave, set-profile)"}};
   if (!may_check_token)
     return {type, CommandError{"auth-rate-limited",
                                "too many wrong tokens from this address: commands that need the token are "

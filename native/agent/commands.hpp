@@ -10,9 +10,13 @@
 namespace vigil::native {
 
 // Commands a live view sends to an agent over its WebSocket (docs/websocket.md). Everything but
-// `snapshot` changes the agent's behaviour and needs the agent's token.
+// `snapshot` and `packets` changes the agent's behaviour and needs the agent's token.
 namespace command {
 struct Snapshot {};
+// Turns this connection's packet log on or off (read-only: no token).
+struct Packets {
+  bool on = false;
+};
 struct Inject {
   FaultSettings faults;
 };
@@ -31,7 +35,7 @@ struct SetProfile {
 };
 }  // namespace command
 
-using Command = std::variant<command::Snapshot, command::Inject, command::Pause, command::Block, command::Unblock,
+using Command = std::variant<command::Snapshot, command::Packets, command::Inject, command::Pause, command::Block, command::Unblock,
                              command::Leave, command::SetProfile>;
 
 struct CommandError {

@@ -147,6 +147,7 @@ void StreamLink::on_readable() {
   if (read.status == wire::StreamRead::Status::ready) {
     const Millis now = agent_.now();
     resolved_ = true;
+    agent_.log_stream(false, peer_, read.message, in_.size());
     release_buffer();
     if (role_ == Role::initiator) {
       agent_.node_.handle_stream_reply(now, id_, read.message);
@@ -160,6 +161,7 @@ void StreamLink::on_readable() {
     auto framed = agent_.node_.frame_stream(*reply, wire::StreamPart::reply);
     if (!framed) return fail();
     out_ = std::move(framed).value();
+    agent_.log_stream(true, peer_, *reply, out_.size());
     written_ = 0;
     agent_.http_->want_write(wsi_);
     return;

@@ -5,6 +5,7 @@
 
 #include "base/time.hpp"
 #include "http/lws_host.hpp"
+#include "swim/address.hpp"
 #include "swim/counters.hpp"
 #include "wire/messages.hpp"
 
@@ -59,6 +60,8 @@ class StreamLink : public RawHandler {
   void attach(::lws* wsi) { wsi_ = wsi; }
   // This exchange is the agent's join: its answer completes the join.
   void mark_join() { join_ = true; }
+  // Who is at the other end, for the packet log (a responder sees the peer's outgoing port).
+  void set_peer(const swim::Address& peer) { peer_ = peer; }
   ::lws* wsi() const { return wsi_; }
   Role role() const { return role_; }
   Millis deadline() const { return deadline_; }
@@ -86,6 +89,7 @@ class StreamLink : public RawHandler {
   int fd_;
   ::lws* wsi_ = nullptr;
   std::uint64_t id_;
+  swim::Address peer_{};
   wire::Bytes out_;
   std::size_t written_ = 0;
   wire::Bytes in_;

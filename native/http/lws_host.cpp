@@ -768,6 +768,11 @@ std::uint64_t LwsHost::dropped(ClientId id) const {
   return it == clients_.end() ? 0 : it->second->dropped;
 }
 
+std::size_t LwsHost::queued_bytes(ClientId id) const {
+  auto it = clients_.find(id);
+  return it == clients_.end() ? 0 : it->second->queued_bytes;
+}
+
 std::string LwsHost::remote_address(ClientId id) const {
   auto it = clients_.find(id);
   if (it == clients_.end()) return {};

@@ -129,6 +129,8 @@ class LwsHost {
   std::size_t clients() const { return clients_.size(); }
   // Messages from `client` dropped by the rate limit so far.
   std::uint64_t dropped(ClientId client) const;
+  // Bytes waiting in `client`'s send queue (as max_queue_bytes counts them), 0 if gone.
+  std::size_t queued_bytes(ClientId client) const;
   // What the server turned away since start, over all connections.
   struct Refusals {
     std::uint64_t origins = 0;       // WebSocket upgrades refused because of their Origin (403)

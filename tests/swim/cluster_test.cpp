@@ -376,3 +376,24 @@ TEST_CASE("stepping event by event reaches the same state as running") {
   CHECK(stepped.totals().suspicions == run.totals().suspicions);
   CHECK(record(stepped).size() == record(run).size());
 }
+
+TEST_CASE("a node lists the suspicions it is timing until they end") {
+  auto c = cluster(5);
+  c.kill(3);
+  // Step until some survivor times a suspicion of node-3.
+  std::optional<std::size_t> timing;
+  for (int i = 0; i < 200000 && !timing && c.step(); ++i)
+    for (std::size_t n = 0; n < c.size(); ++n)
+      if (c.is_up(n) && !c.node(n).suspicion_timers().empty()) timing = n;
+  REQUIRE(timing);
+  const auto timers = c.node(*timing).suspicion_timers();
+  REQUIRE(timers.size() == 1);
+  CHECK(timers[0].member == "node-3");
+  CHECK(timers[0].started <= c.now());
+  CHECK(timers[0].deadline > c.now());
+  CHECK(c.view(*timing, 3)->state == MemberState::suspect);
+  // Once the member is declared dead the timer is gone.
+  c.run_until(timers[0].deadline + Millis{1});
+  CHECK(c.view(*timing, 3)->state == MemberState::dead);
+  CHECK(c.node(*timing).suspicion_timers().empty());
+}

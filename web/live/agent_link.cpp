@@ -2,6 +2,7 @@
 
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -13,6 +14,10 @@ namespace vigil::web {
 namespace {
 
 constexpr std::size_t kLogLines = 200;
+// Recent packets kept per agent: a few seconds of a small cluster, at most 2.5 s of the agent's
+// 200-a-second limit. Counts (PacketStats) cover everything.
+constexpr std::size_t kPacketsKept = 500;
+constexpr std::size_t kPingReqPairs = 64;  // distinct (direction, peer, target) ping-req routes
 
 // Field access that never throws, whatever the server sends.
 std::string text(const nlohmann::json& j, const char* key) {
@@ -88,6 +93,12 @@ void AgentLink::close() {
   status_ = Status::closed;
 }
 
+void AgentLink::set_packets(bool on) {
+  if (on == packets_wanted_) return;
+  packets_wanted_ = on;
+  send({{"type", "packets"}, {"on", on}});  // if not open yet, on_open asks
+}
+
 bool AgentLink::send(const nlohmann::json& message) {
   if (!socket_ || status_ != Status::open) return false;
   return emscripten_websocket_send_utf8_text(socket_, message.dump().c_str()) == EMSCRIPTEN_RESULT_SUCCESS;
@@ -102,6 +113,7 @@ EM_BOOL AgentLink::on_open(int, const EmscriptenWebSocketOpenEvent*, void* self)
   auto* link = static_cast<AgentLink*>(self);
   link->status_ = Status::open;
   link->ever_opened_ = true;
+  if (link->packets_wanted_) link->send({{"type", "packets"}, {"on", true}});
   request_frames();
   return EM_TRUE;
 }
@@ -162,9 +174,66 @@ void AgentLink::take_members(const nlohmann::json& list) {
       for (const auto& [key, value] : it->items())
         if (value.is_string()) member.tags[key] = value.get<std::string>();
     member.view = text(m, "view");
+    if (auto it = m.find("probes"); it != m.end() && it->is_object()) {
+      member.probes = static_cast<std::uint64_t>(number(*it, "total", 0));
+      member.direct_failed = static_cast<std::uint64_t>(number(*it, "direct_failed", 0));
+      member.indirect_acked = static_cast<std::uint64_t>(number(*it, "indirect_acked", 0));
+      member.failed = static_cast<std::uint64_t>(number(*it, "failed", 0));
+    }
     fresh[name] = std::move(member);
   }
   members_ = std::move(fresh);
+}
+
+void AgentLink::take_clock(const nlohmann::json& self) {
+  auto it = self.find("time_ms");
+  if (it == self.end() || !it->is_number()) return;
+  // A message arrives after it was written, never before: the smallest difference is the best.
+  const double offset = emscripten_get_now() - it->get<double>();
+  if (!clock_known_ || offset < clock_offset_ms_) clock_offset_ms_ = offset;
+  clock_known_ = true;
+}
+
+void AgentLink::take_packets(const nlohmann::json& batch) {
+  packet_stats_.skipped += static_cast<std::uint64_t>(number(batch, "skipped", 0));
+  auto list = batch.find("packets");
+  if (list == batch.end() || !list->is_array()) return;
+  for (const auto& p : *list) {
+    if (!p.is_object()) continue;
+    Packet packet;
+    packet.t_ms = number(p, "t", 0);
+    packet.page_ms = packet.t_ms + clock_offset_ms_;
+    packet.out = text(p, "dir") == "out";
+    packet.stream = text(p, "via") == "tcp";
+    packet.dropped = p.value("dropped", false);
+    packet.kind = text(p, "kind");
+    packet.peer = text(p, "peer");
+    packet.target = text(p, "target");
+    packet.size = static_cast<std::uint32_t>(number(p, "size", 0));
+    if (auto r = p.find("rumours"); r != p.end() && r->is_array())
+      for (const auto& news : *r) {
+        if (!news.is_object()) continue;
+        const std::string kind = text(news, "kind");
+        const int k = kind == "suspect" ? 0 : kind == "alive" ? 1 : kind == "dead" ? 2 : -1;
+        if (k >= 0 && packet.rumours[static_cast<std::size_t>(k)] < 255) ++packet.rumours[static_cast<std::size_t>(k)];
+      }
+    ++packet_stats_.received;
+    ++packet_stats_.kinds[packet.kind];
+    if (packet.dropped) ++packet_stats_.dropped;
+    if (packet.kind == "ping-req") {
+      auto route = std::find_if(ping_reqs_.begin(), ping_reqs_.end(), [&](const PingReq& r) {
+        return r.out == packet.out && r.peer == packet.peer && r.target == packet.target;
+      });
+      if (route == ping_reqs_.end() && ping_reqs_.size() < kPingReqPairs)
+        route = ping_reqs_.insert(ping_reqs_.end(), PingReq{packet.out, packet.peer, packet.target, 0, 0});
+      if (route != ping_reqs_.end()) {
+        ++route->count;
+        route->last_t_ms = packet.t_ms;
+      }
+    }
+    packets_.push_back(std::move(packet));
+    if (packets_.size() > kPacketsKept) packets_.pop_front();
+  }
 }
 
 void AgentLink::handle(const nlohmann::json& m) {
@@ -173,9 +242,12 @@ void AgentLink::handle(const nlohmann::json& m) {
     if (auto it = m.find("self"); it != m.end() && it->is_object()) {
       self_ = *it;
       if (!text(self_, "name").empty()) name_ = text(self_, "name");
+      take_clock(self_);
     }
     if (auto it = m.find("counters"); it != m.end() && it->is_object()) counters_ = *it;
     if (auto it = m.find("members"); it != m.end()) take_members(*it);
+  } else if (type == "packets") {
+    take_packets(m);
   } else if (type == "event") {
     const std::string kind = text(m, "kind"), member = text(m, "member"), by = text(m, "by");
     char line[256];
@@ -193,7 +265,7 @@ void AgentLink::handle(const nlohmann::json& m) {
     last_reply_ = "error " + last_error_;
     note("error from " + name_ + ": " + last_error_);
   } else if (type == "ok") {
-    note(name_ + " did " + text(m, "command"));
+    if (text(m, "command") != "packets") note(name_ + " did " + text(m, "command"));
     last_reply_ = "ok " + text(m, "command");
   }
 }

@@ -2,6 +2,8 @@
 
 #include <emscripten/websocket.h>
 
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -24,6 +26,30 @@ class AgentLink {
     double mean_ms = 0, std_ms = 0;
     std::map<std::string, std::string> tags;  // its Serf tags (memberlist metadata)
     std::string view;  // a vigil agent's live view (http[s]://host:port); empty for others
+    // How the agent's probes of this member ended: failed direct pings, acks that came only
+    // through the indirect phase (ping-req or the TCP fallback), probes that failed outright.
+    std::uint64_t probes = 0, direct_failed = 0, indirect_acked = 0, failed = 0;
+  };
+
+  // One entry of the agent's packet log (docs/websocket.md, "Packet log").
+  struct Packet {
+    double t_ms = 0;     // the agent's clock
+    double page_ms = 0;  // the same moment in this page's clock (performance.now()), estimated
+    bool out = false, dropped = false, stream = false;
+    std::string kind, peer, target;
+    std::uint32_t size = 0;
+    std::array<std::uint8_t, 3> rumours{0, 0, 0};  // piggybacked news: suspect, alive, dead
+  };
+  struct PacketStats {
+    std::uint64_t received = 0, skipped = 0, dropped = 0;
+    std::map<std::string, std::uint64_t> kinds;
+  };
+  // ping-req seen in the log: who asked whom to probe whom.
+  struct PingReq {
+    bool out = false;
+    std::string peer, target;
+    std::uint64_t count = 0;
+    double last_t_ms = 0;
   };
 
   // "host:port" of the agent's live view, or its URL (http://host:port, https:// for wss).
@@ -35,6 +61,15 @@ class AgentLink {
   void connect();
   void close();
   bool send(const nlohmann::json& message);
+  // Asks the agent for its packet log, or stops; remembered, and asked again on reconnecting.
+  void set_packets(bool on);
+  bool packets_wanted() const { return packets_wanted_; }
+  const std::deque<Packet>& packets() const { return packets_; }
+  const PacketStats& packet_stats() const { return packet_stats_; }
+  const std::vector<PingReq>& ping_reqs() const { return ping_reqs_; }
+  // This page's clock minus the agent's, as best seen so far (the smallest difference at which
+  // a message arrived); 0 before the first.
+  double clock_offset_ms() const { return clock_offset_ms_; }
 
   const std::string& address() const { return address_; }
   // host:port, however the address was written: what tells two links to one agent apart.
@@ -60,6 +95,8 @@ class AgentLink {
   void handle(const nlohmann::json& message);
   void take_members(const nlohmann::json& list);
   void note(std::string line);
+  void take_packets(const nlohmann::json& batch);
+  void take_clock(const nlohmann::json& self);
 
   std::string address_;
   std::string endpoint_;
@@ -74,6 +111,12 @@ class AgentLink {
   std::deque<std::string> log_;
   std::string last_reply_;
   std::uint64_t messages_ = 0;
+  bool packets_wanted_ = false;
+  std::deque<Packet> packets_;
+  PacketStats packet_stats_;
+  std::vector<PingReq> ping_reqs_;
+  double clock_offset_ms_ = 0;
+  bool clock_known_ = false;
 };
 
 const char* to_string(AgentLink::Status status);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -39,6 +40,7 @@ int state_rank(const std::string& s) {
 LivePanel::LivePanel(const UrlParams& params) {
   if (auto a = params.text("agents")) std::snprintf(addresses_, sizeof addresses_, "%s", a->c_str());
   if (auto t = params.text("token")) std::snprintf(token_, sizeof token_, "%s", t->c_str());
+  if (auto p = params.text("packets")) show_packets_ = *p == "1";
   if (addresses_[0]) {
     demo_checked_ = true;
     connect_all();
@@ -183,6 +185,8 @@ void LivePanel::pick_peer() {
 void LivePanel::save(UrlParams& p) const {
   if (addresses_[0]) p.set("agents", addresses_);
   else p.erase("agents");
+  if (show_packets_) p.set("packets", "1");
+  else p.erase("packets");
 }
 
 void LivePanel::advance(double) {
@@ -195,6 +199,8 @@ void LivePanel::advance(double) {
     links_[i]->send({{"type", "snapshot"}});
   }
   drop_dead_links();
+  // Links added since (discovered, reconnected) ask too; a link asks only when this changes.
+  for (const auto& l : links_) l->set_packets(show_packets_);
   discover();
   names_cache_ = member_names();
   pick_peer();
@@ -218,8 +224,20 @@ void LivePanel::draw() {
     // the agents' views read better as a list.
     const float min_cell = ImGui::GetFontSize() * 1.6f;
     const bool matrix_fits = static_cast<float>(names_cache_.size()) * min_cell < ImGui::GetContentRegionAvail().x * 0.8f;
-    if (screen::narrow() && !matrix_fits) draw_agent_list(h * 0.55f);
-    else draw_matrix(h * 0.55f);
+    const float top = h * 0.55f;
+    if (show_packets_ && !screen::narrow()) {
+      // The views and the packets side by side: what each agent believes, and why.
+      const float width = ImGui::GetContentRegionAvail().x;
+      ImGui::BeginChild("live-views", ImVec2(width * 0.5f, top), false);
+      draw_matrix(top);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top));
+    } else {
+      if (screen::narrow() && !matrix_fits) draw_agent_list(show_packets_ ? top * 0.5f : top);
+      else draw_matrix(show_packets_ ? top * 0.5f : top);
+      if (show_packets_) draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top * 0.5f));
+    }
     draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
   });
 }
@@ -310,6 +328,11 @@ void LivePanel::draw_controls() {
   if (row_button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
   ImGui::EndDisabled();
   if (!can) hint("enter the token (printed by vigil demo / vigil agent) to inject faults");
+
+  section("Packets");
+  ImGui::Checkbox("show packets", &show_packets_);
+  if (show_packets_) draw_packet_list();
+  else hint("each agent's own datagrams, as it sends and receives them (at most 200 a second each)");
 
   section("Events");
   ImGui::BeginChild("live-log", ImVec2(0, box_height(12.0f)), true);
@@ -454,9 +477,159 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
     }
     ImGui::EndTable();
   }
+  draw_probe_table(l);
   hint("counters");
   for (const auto& [key, value] : l.counters().items())
     if (value.is_number()) ImGui::Text("%s: %s", key.c_str(), value.dump().c_str());
+}
+
+void LivePanel::draw_probe_table(const AgentLink& l) {
+  hint("%s's probes, per peer", l.name().c_str());
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+  const float avail = ImGui::GetContentRegionAvail().y;
+  probe_table_agent_ = l.name();
+  probe_table_rows_ = 0;
+  if (!ImGui::BeginTable("probes", 4, flags, ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f))))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& [name, m] : l.members()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
+    ImGui::TableNextColumn();
+    ImGui::TextColored(plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
+                       static_cast<unsigned long long>(m.direct_failed));
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
+    ++probe_table_rows_;
+  }
+  ImGui::EndTable();
+}
+
+void LivePanel::draw_packet_list() {
+  const AgentLink* l = selected_link();
+  if (!l) return;
+  const auto& stats = l->packet_stats();
+  hint("%s: %llu packets, %llu dropped by its faults, %llu over the rate limit", l->name().c_str(),
+       static_cast<unsigned long long>(stats.received), static_cast<unsigned long long>(stats.dropped),
+       static_cast<unsigned long long>(stats.skipped));
+  ImGui::BeginChild("live-packets", ImVec2(0, box_height(8.0f)), true);
+  constexpr std::size_t kShown = 40;
+  std::size_t shown = 0;
+  for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown; ++it, ++shown) {
+    const auto& p = *it;
+    char line[200];
+    // A ping names its target: its receiver, unless it asks a helper (ping-req) or a helper
+    // relays it.
+    const bool relayed = !p.target.empty() && p.target != (p.out ? p.peer : l->name());
+    std::snprintf(line, sizeof line, "%8.2fs %s %-9s %s %s%s%s %u B", p.t_ms / 1000.0, p.out ? "out" : "in ",
+                  p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(), relayed ? " for " : "",
+                  relayed ? p.target.c_str() : "", p.size);
+    if (p.dropped) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s  dropped", line);
+    else if (p.kind == "ping-req") ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%s", line);
+    else ImGui::TextUnformatted(line);
+  }
+  ImGui::EndChild();
+}
+
+namespace {
+
+// A packet from a real agent is in the air for well under a millisecond on a LAN: drawn over
+// this long instead, so that a reader can follow it.
+constexpr double kNominalFlightMs = 450;
+// Batches arrive up to a tick (100 ms) after their packets left: the ring runs this far behind
+// the page's clock, so that a flight starts at its sender instead of halfway.
+constexpr double kRingLagMs = 250;
+
+wire::PacketKind kind_of(const std::string& name) {
+  for (std::size_t k = 0; k < wire::kPacketKinds; ++k)
+    if (wire::packet_kind_name(static_cast<wire::PacketKind>(k)) == name) return static_cast<wire::PacketKind>(k);
+  return wire::PacketKind::unknown;
+}
+
+ring::Look look_of(const std::string& state) {
+  if (state == "alive") return ring::Look::alive;
+  if (state == "suspect") return ring::Look::suspect;
+  if (state == "dead") return ring::Look::dead;
+  if (state == "left") return ring::Look::left;
+  return ring::Look::unknown;
+}
+
+}  // namespace
+
+ring::Model LivePanel::ring_model(double page_now_ms) const {
+  ring::Model model;
+  model.now_ms = page_now_ms - kRingLagMs;
+  const AgentLink* observer = selected_link();
+  std::map<std::string, int> index;
+  for (const auto& name : names_cache_) {
+    ring::Member m;
+    m.name = name;
+    if (observer && name == observer->name()) {
+      m.state = ring::Look::alive;
+    } else if (observer) {
+      auto it = observer->members().find(name);
+      m.state = it == observer->members().end() ? ring::Look::unknown : look_of(it->second.state);
+      if (it != observer->members().end()) m.incarnation = it->second.incarnation;
+    }
+    index[name] = static_cast<int>(model.members.size());
+    model.members.push_back(std::move(m));
+  }
+  std::set<std::string> logging;  // agents whose own log shows what they send
+  for (const auto& l : links_)
+    if (l->packets_wanted() && l->status() == AgentLink::Status::open) logging.insert(l->name());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    const AgentLink& l = *links_[i];
+    if (observer == &l) model.selected = model.observer = index.count(l.name()) ? index[l.name()] : -1;
+    auto self = index.find(l.name());
+    if (self == index.end()) continue;
+    for (auto it = l.packets().rbegin(); it != l.packets().rend(); ++it) {
+      const auto& p = *it;
+      if (p.page_ms + kNominalFlightMs * 2 < model.now_ms) break;  // older ones are done falling too
+      auto peer = index.find(p.peer);
+      if (peer == index.end()) continue;
+      // A packet between two logging agents is in both logs: drawn once, from its sender's.
+      if (!p.out && logging.count(p.peer)) continue;
+      ring::Flight f;
+      f.from = p.out ? self->second : peer->second;
+      f.to = p.out ? peer->second : self->second;
+      f.sent_ms = p.page_ms;
+      f.arrive_ms = p.page_ms + kNominalFlightMs;
+      f.kind = kind_of(p.kind);
+      f.rumours = p.rumours;
+      f.fate = p.dropped ? ring::Fate::dropped : ring::Fate::delivered;
+      f.stream = p.stream;
+      if (ring::flight_visible(f, model.now_ms)) model.flights.push_back(f);
+    }
+  }
+  return model;
+}
+
+void LivePanel::draw_ring(ImVec2 size) {
+  const double now = emscripten_get_now();
+  const ring::Model model = ring_model(now);
+  ring_in_air_ = 0;
+  double latest = ring_latest_ms_;
+  for (const auto& f : model.flights) {
+    if (ring::flight_in_air(f, model.now_ms)) ++ring_in_air_;
+    if (f.sent_ms > ring_latest_ms_) {
+      ++ring_flights_;
+      latest = std::max(latest, f.sent_ms);
+    }
+  }
+  ring_latest_ms_ = latest;
+  const float legend_h = ring::legend_height(size.x);
+  const float ring_h = std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
+  const ring::Result r = ring::draw("live-ring", ImVec2(size.x, ring_h), model);
+  if (r.clicked >= 0 && static_cast<std::size_t>(r.clicked) < model.members.size())
+    for (std::size_t i = 0; i < links_.size(); ++i)
+      if (links_[i]->name() == model.members[static_cast<std::size_t>(r.clicked)].name) selected_agent_ = static_cast<int>(i);
+  ring::draw_legend(size.x);
 }
 
 void LivePanel::draw_peer(float height) {
@@ -502,9 +675,22 @@ nlohmann::json LivePanel::state() const {
   for (const auto& l : links_) {
     nlohmann::json members = nlohmann::json::object();
     for (const auto& [name, m] : l->members()) members[name] = m.state;
+    nlohmann::json probes = nlohmann::json::object();
+    for (const auto& [name, m] : l->members())
+      probes[name] = {{"probes", m.probes}, {"direct_failed", m.direct_failed},
+                      {"indirect_acked", m.indirect_acked}, {"failed", m.failed}};
+    const auto& ps = l->packet_stats();
+    nlohmann::json ping_reqs = nlohmann::json::array();
+    for (const auto& r : l->ping_reqs())
+      ping_reqs.push_back({{"dir", r.out ? "out" : "in"}, {"peer", r.peer}, {"target", r.target},
+                           {"count", r.count}, {"last_t_ms", r.last_t_ms}});
+    nlohmann::json packets = {{"wanted", l->packets_wanted()}, {"received", ps.received},
+                              {"skipped", ps.skipped}, {"dropped", ps.dropped},
+                              {"kinds", ps.kinds}, {"ping_req", ping_reqs}};
     agents.push_back({{"name", l->name()}, {"address", l->address()}, {"status", to_string(l->status())},
                       {"members", members}, {"messages", l->messages()},
-                      {"last_reply", l->last_reply()}});
+                      {"last_reply", l->last_reply()}, {"probes", probes}, {"packets", packets},
+                      {"time_ms", l->self().value("time_ms", 0.0)}});
   }
   nlohmann::json discovered = nlohmann::json::array();
   for (const auto& d : discovered_) discovered.push_back({{"name", d.name}, {"view", d.view}});
@@ -515,7 +701,10 @@ nlohmann::json LivePanel::state() const {
           {"discovered", discovered},
           {"observed_only", observed_only_},
           {"dropped", dropped_},
-          {"peer", peer_}};
+          {"peer", peer_},
+          {"show_packets", show_packets_},
+          {"ring", {{"in_air", ring_in_air_}, {"flights", ring_flights_}}},
+          {"probe_table", {{"agent", probe_table_agent_}, {"rows", probe_table_rows_}}}};
 }
 
 }  // namespace vigil::web

@@ -9,6 +9,7 @@
 #include "app/url_params.hpp"
 #include "live/agent_link.hpp"
 #include "panels/panel.hpp"
+#include "panels/ring_view.hpp"
 #include "plot/plot.hpp"
 
 namespace vigil::web {
@@ -25,8 +26,8 @@ class LivePanel : public Panel {
   void draw() override;
   nlohmann::json state() const override;
   // Event-driven: every WebSocket message asks for a frame (AgentLink), so nothing needs
-  // drawing in between.
-  bool animating() const override { return false; }
+  // drawing in between — except packets flying on the ring.
+  bool animating() const override { return show_packets_ && ring_in_air_ > 0; }
   void save(UrlParams& params) const override;
 
  private:
@@ -55,6 +56,15 @@ class LivePanel : public Panel {
   void draw_agent_list(float height);  // the matrix as a list, for a phone
   void draw_peer(float height);
   void draw_peer_table(const AgentLink& l);
+  // How the agent's probes of each peer ended: a one-way fault shows here as failed direct
+  // pings answered through helpers, before anyone is suspected.
+  void draw_probe_table(const AgentLink& l);
+  // The selected agent's most recent packets, newest first.
+  void draw_packet_list();
+  // Every followed agent's packets on a ring of the cluster's members, coloured by the selected
+  // agent's view; clicking an agent selects it.
+  ring::Model ring_model(double page_now_ms) const;
+  void draw_ring(ImVec2 size);
   static plot::HeatCell heat_cell(int row, int col, void* self);
 
   char addresses_[2048] = "";
@@ -70,6 +80,12 @@ class LivePanel : public Panel {
   std::set<std::string> dropped_;        // agents left out of the rows: dead or left
   std::string peer_;
   bool peer_chosen_ = false;
+  bool show_packets_ = false;  // every followed agent streams its packet log
+  std::string probe_table_agent_;    // whose probe table the last frame drew, and its rows
+  std::size_t probe_table_rows_ = 0;
+  std::size_t ring_in_air_ = 0;     // flights drawn in the last frame
+  std::uint64_t ring_flights_ = 0;  // flights the ring has shown since packets were turned on
+  double ring_latest_ms_ = 0;       // the newest flight counted in ring_flights_ (page clock)
 };
 
 }  // namespace vigil::web

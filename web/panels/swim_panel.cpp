@@ -7,9 +7,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/screen.hpp"
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
+#include "wire/packet_summary.hpp"
 
 namespace vigil::web {
 
@@ -51,8 +53,20 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   const auto built_from = std::chrono::steady_clock::now();
   nodes_ = static_cast<int>(params.number("n", nodes_, 2, 1000));
   loss_pct_ = params.number("loss", loss_pct_, 0, 60);
-  speed_ = params.number("speed", speed_, 0.1, 20);
   seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
+  if (auto v = params.text("view")) ring_view_ = *v != "matrix";
+  else ring_view_ = nodes_ <= kRingMax;
+  if (auto name = params.text("scene")) scene_spec_ = swim_scene_spec(*name);
+  if (scene_spec_) {
+    nodes_ = scene_spec_->nodes;
+    seed_ = scene_spec_->seed;
+    ring_view_ = true;
+    selected_ = scene_spec_->focus;
+  }
+  // On the ring a packet must stay in the air long enough to be seen: a slow link and slow
+  // motion. The matrix keeps the fast LAN it always had.
+  delay_ms_ = params.number("delay", scene_spec_ ? scene_spec_->delay_ms : showing_ring() ? 50 : 1, 0.5, 200);
+  speed_ = params.number("speed", scene_spec_ ? scene_spec_->speed : showing_ring() ? 0.25 : 1, 0.05, 20);
   if (auto p = params.text("profile")) {
     const auto& names = swim::Config::profile_names();
     auto it = std::find(names.begin(), names.end(), *p);
@@ -61,6 +75,11 @@ SwimPanel::SwimPanel(const UrlParams& params) {
     profile_ = 2;  // local: quick enough to watch
   }
   if (auto lg = params.text("lifeguard")) lifeguard_ = *lg != "off" && *lg != "0";
+  if (scene_spec_) {
+    const auto& names = swim::Config::profile_names();
+    profile_ = static_cast<int>(std::find(names.begin(), names.end(), scene_spec_->profile) - names.begin());
+    lifeguard_ = scene_spec_->lifeguard;
+  }
   restart();
   // Faults for embedded demos (&kill=3, &slow=2, &partition=1), applied after 3 s of warm-up so
   // the cluster has converged first.
@@ -92,11 +111,15 @@ void SwimPanel::save(UrlParams& p) const {
   p.set("seed", static_cast<double>(seed_));
   p.set("profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]);
   p.set("lifeguard", lifeguard_ ? "on" : "off");
+  p.set("view", ring_view_ ? "ring" : "matrix");
+  p.set("delay", delay_ms_);
+  if (scene_spec_) p.set("scene", scene_spec_->name);
   // kill, slow and partition describe how an embedded scene starts, not where the reader took
   // it; they stay as the page wrote them.
 }
 
 void SwimPanel::toggle_partition() {
+  partitioned_ = cluster_->network().partitioned();
   if (partitioned_) {
     cluster_->network().heal();
   } else {
@@ -120,6 +143,7 @@ void SwimPanel::restart() {
   o.config = current_config();
   o.seed = seed_;
   o.link.loss = loss_pct_ / 100.0;
+  o.link.delay = sim::DelayModel::constant(delay_ms_);
   o.event_log_capacity = 0;  // the panel keeps its own matrix and log
   cluster_ = std::make_unique<sim::SwimCluster>(sim::SwimCluster::create(o).value());
   matrix_.assign(static_cast<std::size_t>(nodes_) * nodes_, Cell{});
@@ -128,6 +152,24 @@ void SwimPanel::restart() {
   heat_ = std::make_unique<plot::HeatmapTexture>(nodes_, nodes_, heat_cell(0, 1));
   for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) refresh_cell(i, i);
   cluster_->on_event([this](const sim::ClusterEvent& e) { on_event(e); });
+  // Only a cluster small enough for the ring pays for describing its packets.
+  if (ring_offered()) cluster_->on_packet([this](const sim::PacketTrace& t) { on_packet(t); });
+  flights_.clear();
+  packets_ = 0;
+  first_seen_.clear();
+  seen_mask_ = 0;
+  alive_incarnation_.assign(static_cast<std::size_t>(nodes_), -1);
+  accusations_.assign(static_cast<std::size_t>(nodes_), 0);
+  steps_ = step_engine_events_ = 0;
+  tempo_ = 1;
+  if (clicked_ >= nodes_) clicked_ = -1;
+  if (scene_spec_) {
+    const bool was_started = scene_.started();
+    scene_ = make_swim_scene(*scene_spec_, [this]() -> sim::SwimCluster& { return *cluster_; },
+                             [this](double t) { tempo_ = t; });
+    if (was_started) scene_.start();
+    scene_.run_due(Millis{0});
+  }
   log_.clear();
   events_ = 0;
   carry_ms_ = 0;
@@ -145,6 +187,7 @@ void SwimPanel::restart() {
 void SwimPanel::apply_link() {
   sim::LinkModel link = cluster_->network().default_link();
   link.loss = loss_pct_ / 100.0;
+  link.delay = sim::DelayModel::constant(delay_ms_);
   cluster_->network().set_default_link(link);
 }
 
@@ -168,6 +211,9 @@ void SwimPanel::refresh_row(std::size_t observer) {
 
 void SwimPanel::on_event(const sim::ClusterEvent& e) {
   ++events_;
+  if (e.event.kind == swim::EventKind::suspect && e.event.by == cluster_->name(e.observer) &&
+      e.observer < accusations_.size())
+    ++accusations_[e.observer];
   auto host = cluster_->host_of(e.event.member);
   if (host) {
     Cell& c = matrix_[e.observer * nodes_ + *host];
@@ -221,12 +267,107 @@ void SwimPanel::log_event(const sim::ClusterEvent& e) {
   if (log_.size() > kLogLines) log_.pop_back();
 }
 
+void SwimPanel::on_packet(const sim::PacketTrace& t) {
+  ++packets_;
+  const wire::PacketSummary summary = t.stream ? wire::summarize_stream(t.bytes) : wire::summarize_datagram(t.bytes);
+  const auto seen = [&](wire::PacketKind k) {
+    const std::uint32_t bit = 1u << static_cast<unsigned>(k);
+    if (seen_mask_ & bit) return;
+    seen_mask_ |= bit;
+    first_seen_.emplace_back(wire::packet_kind_name(k));
+  };
+  ring::Flight f;
+  f.from = static_cast<int>(t.from);
+  f.to = static_cast<int>(t.to);
+  f.kind = summary.kind;
+  f.stream = t.stream;
+  seen(summary.kind);
+  for (const auto& r : summary.rumours) {
+    seen(r.kind);
+    const std::size_t k = r.kind == wire::PacketKind::suspect ? 0 : r.kind == wire::PacketKind::alive ? 1 : 2;
+    if (f.rumours[k] < 255) ++f.rumours[k];
+    if (r.kind == wire::PacketKind::alive)
+      if (auto host = cluster_->host_of(r.node))
+        alive_incarnation_[*host] = std::max<std::int64_t>(alive_incarnation_[*host], r.incarnation);
+  }
+  f.sent_ms = static_cast<double>(t.sent.count());
+  if (t.fate == sim::PacketTrace::Fate::delivered) {
+    f.arrive_ms = static_cast<double>(t.arrives.count());
+  } else {
+    // Lost on the way: drawn as far as the middle of its would-be flight, then falling.
+    f.arrive_ms = f.sent_ms + delay_ms_;
+    f.fate = t.fate == sim::PacketTrace::Fate::lost ? ring::Fate::dropped : ring::Fate::blocked;
+  }
+  if (t.fate == sim::PacketTrace::Fate::unroutable || f.to >= nodes_) return;
+  flights_.push_back(f);
+  if (flights_.size() > kMaxFlights) flights_.pop_front();
+}
+
+void SwimPanel::prune_flights() {
+  // Sent in order and about as long in the air as each other: the old ones are at the front.
+  const double now = static_cast<double>(cluster_->now().count());
+  while (!flights_.empty() && flights_.front().arrive_ms < now) flights_.pop_front();
+}
+
+void SwimPanel::run_to(Millis t) {
+  while (scene_.active() && scene_.next_at() <= t) {
+    cluster_->run_until(scene_.next_at());
+    scene_.run_due(cluster_->now());
+  }
+  cluster_->run_until(t);
+}
+
+void SwimPanel::step_event() {
+  // Timer ticks that send nothing change nothing on screen: step past them, within reason.
+  for (int i = 0; i < 100000; ++i) {
+    const Millis next = cluster_->next_event_time();
+    if (scene_.active() && scene_.next_at() <= next) {
+      cluster_->run_until(scene_.next_at());
+      scene_.run_due(cluster_->now());
+      break;
+    }
+    const auto before_packets = packets_;
+    const auto before_events = events_;
+    const auto before_received = cluster_->totals().datagrams_received;
+    const double before_ms = static_cast<double>(cluster_->now().count());
+    if (!cluster_->step()) break;
+    ++step_engine_events_;
+    const double now = static_cast<double>(cluster_->now().count());
+    bool arrived = cluster_->totals().datagrams_received != before_received;
+    for (const auto& f : flights_)
+      arrived |= f.fate == ring::Fate::delivered && f.arrive_ms > before_ms && f.arrive_ms <= now;
+    if (packets_ != before_packets || events_ != before_events || arrived) break;
+  }
+  ++steps_;
+}
+
+void SwimPanel::step_period() {
+  run_to(cluster_->now() + cluster_->config().probe_interval);
+  ++steps_;
+}
+
+void SwimPanel::replay() {
+  restart();
+  if (screen::in_view()) scene_.start();
+  paused_ = false;
+}
+
 void SwimPanel::advance(double real_ms) {
-  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * speed_;
+  if (scene_.active() && !scene_.started()) {
+    // The story holds at its first beat until the reader can see it.
+    if (!screen::in_view()) return;
+    scene_.start();
+  }
+  if (paused_) {
+    prune_flights();
+    return;
+  }
+  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * speed_ * tempo_;
   if (nodes_ >= kLargeCluster && carry_ms_ < kLargeClusterSliceMs * speed_) return;
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
-  cluster_->run_for(Millis{static_cast<std::int64_t>(whole)});
+  run_to(cluster_->now() + Millis{static_cast<std::int64_t>(whole)});
+  prune_flights();
   const Millis period = cluster_->config().probe_interval;
   if (cluster_->now() >= next_sample_) {
     // Per node per probe period since the previous sample, however long that was.
@@ -249,10 +390,139 @@ void SwimPanel::advance(double real_ms) {
 }
 
 void SwimPanel::draw() {
+  partitioned_ = cluster_->network().partitioned();
+  if (showing_ring()) {
+    // One column on a phone: the caption, the buttons, the ring and the details need the height.
+    const float plots_em = clicked_ >= 0 ? 50.0f : 40.0f;
+    panel_layout({"swim", 21.0f, 0.38f, plots_em}, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
+    return;
+  }
   panel_layout({"swim", 21.0f, 0.38f, 32.0f}, [&] { draw_controls(); }, [&](float h) {
     draw_matrix(h * 0.66f);
     draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
   });
+}
+
+ring::Look SwimPanel::look_of(std::size_t observed) const {
+  const auto look = [](std::uint8_t s) { return s <= 3 ? static_cast<ring::Look>(s) : ring::Look::unknown; };
+  const auto n = static_cast<std::size_t>(nodes_);
+  if (color_by_ >= 0 && color_by_ < nodes_) {
+    const auto r = static_cast<std::size_t>(color_by_);
+    if (r == observed) return cluster_->is_up(r) ? ring::Look::alive : ring::Look::dead;
+    return look(matrix_[r * n + observed].state);
+  }
+  // Consensus: what most live members hold; on a tie the worse news.
+  int count[5] = {0, 0, 0, 0, 0};
+  for (std::size_t r = 0; r < n; ++r)
+    if (r != observed && cluster_->is_up(r)) ++count[std::min<std::uint8_t>(matrix_[r * n + observed].state, 4)];
+  const int rank[5] = {1, 3, 4, 2, 0};  // alive, suspect, dead, left, unknown
+  int best = 0;
+  for (int s = 1; s < 5; ++s)
+    if (count[s] > count[best] || (count[s] == count[best] && rank[s] > rank[best])) best = s;
+  if (count[best] == 0) return ring::Look::alive;
+  return look(static_cast<std::uint8_t>(best == 4 ? kUnknown : best));
+}
+
+ring::Model SwimPanel::ring_model() const {
+  ring::Model m;
+  m.now_ms = static_cast<double>(cluster_->now().count()) + carry_ms_;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) {
+    const swim::Member* self = cluster_->view(i, i);
+    m.members.push_back({cluster_->name(i), look_of(i), cluster_->is_up(i), cluster_->is_paused(i),
+                         self ? self->incarnation : 0});
+  }
+  for (const auto& f : flights_)
+    if (ring::flight_visible(f, m.now_ms)) m.flights.push_back(f);
+  for (int a = 0; a < nodes_; ++a)
+    for (int b = 0; b < nodes_; ++b)
+      if (a != b && !cluster_->network().connected(static_cast<std::size_t>(a), static_cast<std::size_t>(b)))
+        m.cuts.push_back({a, b});
+  m.selected = clicked_;
+  m.observer = color_by_;
+  return m;
+}
+
+void SwimPanel::draw_transport() {
+  if (button(paused_ ? "play" : "pause")) paused_ = !paused_;
+  if (row_button("one event")) {
+    paused_ = true;
+    if (scene_.active()) scene_.start();
+    step_event();
+  }
+  if (row_button("one period")) {
+    paused_ = true;
+    if (scene_.active()) scene_.start();
+    step_period();
+  }
+  if (scene_.active() && row_button("replay")) replay();
+}
+
+void SwimPanel::draw_ring_view(float height) {
+  const float top = ImGui::GetCursorPosY();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (scene_.active()) {
+    // Room for three lines whatever the caption, so the ring does not jump between beats.
+    const float line = ImGui::GetTextLineHeight();
+    const float caption_h = std::max(ImGui::CalcTextSize(scene_.caption().c_str(), nullptr, false, width).y, line * 2);
+    const float y0 = ImGui::GetCursorPosY();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(scene_.caption().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), y0 + caption_h + style.ItemSpacing.y));
+    if (scene_spec_->name == "lifeguard") {
+      const auto f = static_cast<std::size_t>(scene_spec_->focus);
+      hint("%s: local health score %d (timeouts x%d), suspicions it raised: %d", cluster_->name(f).c_str(),
+           cluster_->node(f).health_score(), cluster_->node(f).health_score() + 1, accusations_[f]);
+    }
+  }
+  draw_transport();
+  if (!scene_.started() && scene_.active()) hint("The story starts when the demo is in view.");
+  const float details_h = clicked_ >= 0 ? ImGui::GetFontSize() * 10.0f : 0.0f;
+  const float legend_h = ring::legend_height(width);
+  const float used = ImGui::GetCursorPosY() - top;
+  const float ring_h = std::max(ImGui::GetFontSize() * 10.0f, height - used - legend_h - details_h - style.ItemSpacing.y * 3);
+  const ring::Result r = ring::draw("ring", ImVec2(width, ring_h), ring_model());
+  ring_rect_ = ImVec4(r.min.x, r.min.y, r.max.x, r.max.y);
+  member_centres_ = r.member_centres;
+  if (r.clicked >= 0) clicked_ = r.clicked == clicked_ ? -1 : r.clicked;
+  ring::draw_legend(width);
+  if (clicked_ >= 0) draw_member_details(details_h);
+}
+
+void SwimPanel::draw_member_details(float height) {
+  const auto i = static_cast<std::size_t>(clicked_);
+  const swim::Node& node = cluster_->node(i);
+  ImGui::BeginChild("member-details", ImVec2(0, height), true);
+  ImGui::Text("%s%s, incarnation #%u, local health %d", cluster_->name(i).c_str(),
+              cluster_->is_up(i) ? (cluster_->is_paused(i) ? " (paused)" : "") : " (crashed)", node.incarnation(),
+              node.health_score());
+  const auto timers = node.suspicion_timers();
+  if (timers.empty()) hint("No suspicion timers running.");
+  for (const auto& t : timers)
+    hint("Suspects %s: dead in %.1f s unless refuted (%d confirmation%s)", t.member.c_str(),
+         static_cast<double>((t.deadline - cluster_->now()).count()) / 1000.0, t.confirmations,
+         t.confirmations == 1 ? "" : "s");
+  if (ImGui::BeginTable("view", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("member");
+    ImGui::TableSetupColumn("state");
+    ImGui::TableSetupColumn("incarnation");
+    ImGui::TableHeadersRow();
+    for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
+      if (j == i) continue;
+      const swim::Member* m = cluster_->view(i, j);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(cluster_->name(j).c_str());
+      ImGui::TableNextColumn();
+      const std::uint8_t st = m ? static_cast<std::uint8_t>(m->state) : kUnknown;
+      ImGui::TextColored(plot::to_vec4(state_color(st)), "%s", state_name(st));
+      ImGui::TableNextColumn();
+      ImGui::Text("#%u", m ? m->incarnation : 0);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::EndChild();
 }
 
 void SwimPanel::draw_controls() {
@@ -267,8 +537,30 @@ void SwimPanel::draw_controls() {
   const bool reprofile = ImGui::Combo("profile", &profile_, names.data(), static_cast<int>(names.size()));
   slider("loss (%)", &loss_pct_, 0, 60, "%.0f");
   if (ImGui::IsItemEdited()) apply_link();
-  slider("speed (x)", &speed_, 0.1, 20, "%.1f");
+  slider("delay (ms)", &delay_ms_, 0.5, 200, "%.1f");
+  if (ImGui::IsItemEdited()) apply_link();
+  {
+    const double lo = 0.05, hi = 20;
+    ImGui::SliderScalar("speed (x)", ImGuiDataType_Double, &speed_, &lo, &hi, "%.2f",
+                        ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  }
   ImGui::PopItemWidth();
+  if (ring_offered()) {
+    int view = ring_view_ ? 0 : 1;
+    ImGui::RadioButton("ring", &view, 0);
+    row_radio("matrix", &view, 1);
+    ring_view_ = view == 0;
+    if (ring_view_) {
+      std::vector<std::string> who = {"consensus"};
+      for (int i = 0; i < nodes_; ++i) who.push_back("node-" + std::to_string(i) + "'s view");
+      std::vector<const char*> items;
+      for (const auto& w : who) items.push_back(w.c_str());
+      int pick = color_by_ + 1;
+      ImGui::PushItemWidth(-label_width);
+      if (ImGui::Combo("colour by", &pick, items.data(), static_cast<int>(items.size()))) color_by_ = pick - 1;
+      ImGui::PopItemWidth();
+    }
+  }
   if (ImGui::Checkbox("Lifeguard", &lifeguard_) || reprofile) cluster_->reconfigure(current_config());
   if (row_button("restart") || (rebuild && ImGui::IsItemDeactivatedAfterEdit())) restart();
   if (rebuild && !ImGui::IsItemActive() && static_cast<std::size_t>(nodes_) != cluster_->size()) restart();
@@ -411,7 +703,7 @@ nlohmann::json SwimPanel::state() const {
                            {"hovered", hovered_row_ < 0 ? nlohmann::json() : nlohmann::json{hovered_row_, hovered_col_}},
                            {"selected_shown_dead", shown_dead}};
   const auto totals = cluster_->totals();
-  return {{"demo", "swim"},
+  nlohmann::json out = {{"demo", "swim"},
           {"nodes", nodes_},
           {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
           {"lifeguard", lifeguard_},
@@ -429,6 +721,73 @@ nlohmann::json SwimPanel::state() const {
           {"datagrams", totals.datagrams_sent},
           {"setup_ms", setup_ms_},
           {"setup_datagrams", setup_datagrams_}};
+  out["partitioned"] = cluster_->network().partitioned();
+  out["view"] = showing_ring() ? "ring" : "matrix";
+  out["speed"] = speed_;
+  out["delay_ms"] = delay_ms_;
+  out["paused"] = paused_;
+  if (!showing_ring()) return out;
+  // What the ring shows this frame, for tests: packets in the air by kind, news by kind.
+  const double now = static_cast<double>(cluster_->now().count()) + carry_ms_;
+  nlohmann::json in_flight = nlohmann::json::object();
+  for (const char* k : {"ping", "ack", "ping-req", "nack", "suspect", "alive", "dead", "push-pull"}) in_flight[k] = 0;
+  for (const auto& f : flights_) {
+    if (!ring::flight_in_air(f, now)) continue;
+    const std::string kind(wire::packet_kind_name(f.stream ? wire::PacketKind::push_pull : f.kind));
+    const bool news_only = f.kind == wire::PacketKind::suspect || f.kind == wire::PacketKind::alive ||
+                           f.kind == wire::PacketKind::dead;
+    if (!news_only && in_flight.contains(kind)) in_flight[kind] = in_flight[kind].get<int>() + 1;
+    const char* news[3] = {"suspect", "alive", "dead"};
+    for (int k = 0; k < 3; ++k)
+      in_flight[news[k]] = in_flight[news[k]].get<int>() + f.rumours[static_cast<std::size_t>(k)];
+  }
+  nlohmann::json members = nlohmann::json::array();
+  nlohmann::json centres = nlohmann::json::array();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) {
+    const swim::Member* self = cluster_->view(i, i);
+    members.push_back({{"name", cluster_->name(i)},
+                       {"state", ring::look_name(look_of(i))},
+                       {"up", cluster_->is_up(i)},
+                       {"paused", cluster_->is_paused(i)},
+                       {"incarnation", self ? self->incarnation : 0},
+                       {"alive_news_incarnation", alive_incarnation_[i]},
+                       {"health", cluster_->node(i).health_score()},
+                       {"accusations", accusations_[i]}});
+  }
+  for (const ImVec2& c : member_centres_) centres.push_back({c.x, c.y});
+  out["in_flight"] = in_flight;
+  out["seen_order"] = first_seen_;
+  out["members"] = members;
+  out["packets"] = packets_;
+  out["flights_kept"] = flights_.size();
+  out["ring"] = {{"rect", {ring_rect_.x, ring_rect_.y, ring_rect_.z, ring_rect_.w}}, {"centres", centres}};
+  out["color_by"] = color_by_ < 0 ? nlohmann::json("consensus") : nlohmann::json(cluster_->name(static_cast<std::size_t>(color_by_)));
+  out["tempo"] = tempo_;
+  out["steps"] = {{"count", steps_}, {"engine_events", step_engine_events_}};
+  out["next_event_ms"] = cluster_->next_event_time() == Millis::max() ? -1 : cluster_->next_event_time().count();
+  out["scene"] = scene_.active() ? nlohmann::json(scene_.name()) : nlohmann::json();
+  out["scene_started"] = scene_.started();
+  out["step"] = scene_.beat();
+  out["beats"] = scene_.beats();
+  out["caption"] = scene_.caption();
+  if (clicked_ >= 0) {
+    const auto i = static_cast<std::size_t>(clicked_);
+    nlohmann::json view = nlohmann::json::object();
+    for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
+      const swim::Member* m = cluster_->view(i, j);
+      view[cluster_->name(j)] = {{"state", m ? state_name(static_cast<std::uint8_t>(m->state)) : "unknown"},
+                                 {"incarnation", m ? m->incarnation : 0}};
+    }
+    nlohmann::json timers = nlohmann::json::array();
+    for (const auto& t : cluster_->node(i).suspicion_timers())
+      timers.push_back({{"member", t.member}, {"started_ms", t.started.count()}, {"deadline_ms", t.deadline.count()},
+                        {"confirmations", t.confirmations}});
+    out["details"] = {{"member", cluster_->name(i)}, {"incarnation", cluster_->node(i).incarnation()},
+                      {"health", cluster_->node(i).health_score()}, {"view", view}, {"suspicion_timers", timers}};
+  } else {
+    out["details"] = nullptr;
+  }
+  return out;
 }
 
 }  // namespace vigil::web

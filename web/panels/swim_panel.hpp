@@ -2,19 +2,25 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
+#include "panels/ring_view.hpp"
 #include "plot/heatmap_texture.hpp"
 #include "plot/plot.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/swim_scenes.hpp"
 #include "sim/swim_cluster.hpp"
 
 namespace vigil::web {
 
-// The SWIM cluster demo: N engines over the simulated network, each row of the matrix one
-// node's own view of the others, with faults to inject and an event log.
+// The SWIM cluster demo: N engines over the simulated network, with faults to inject and an
+// event log. Up to 32 members it shows them on a ring with every packet in flight (view=ring),
+// and can play scripted scenes (scene=crash...) step by step; any size shows the matrix of views
+// (view=matrix), each row one node's own view of the others.
 class SwimPanel : public Panel {
  public:
   explicit SwimPanel(const UrlParams& params);
@@ -45,8 +51,28 @@ class SwimPanel : public Panel {
 
   void draw_controls();
   void draw_matrix(float height);
+  // The ring view: caption and transport, the ring, its legend, the clicked member's details.
+  void draw_ring_view(float height);
+  void draw_transport();
+  void draw_member_details(float height);
+  ring::Model ring_model() const;
+  ring::Look look_of(std::size_t observed) const;  // by the chosen observer, or by consensus
+  void on_packet(const sim::PacketTrace& t);
+  // Runs the cluster to `t`, playing the scene's beats due on the way at their exact times.
+  void run_to(Millis t);
+  // Advances to the next event that changes what the ring shows (a packet sent or arriving, a
+  // change of state, a beat of the scene); one probe period.
+  void step_event();
+  void step_period();
+  void prune_flights();
+  void replay();
+  bool ring_offered() const { return nodes_ <= kRingMax; }
+  bool showing_ring() const { return ring_view_ && ring_offered(); }
   void draw_traffic(float height);
   plot::HeatCell heat_cell(std::size_t observer, std::size_t observed) const;
+
+  static constexpr int kRingMax = 32;
+  static constexpr std::size_t kMaxFlights = 4096;
 
   // Parameters.
   int nodes_ = 8;
@@ -56,6 +82,27 @@ class SwimPanel : public Panel {
   double speed_ = 1;
   std::uint32_t seed_ = 1;
   int selected_ = 0, other_ = 1;
+  bool ring_view_ = true;
+  double delay_ms_ = 1;  // one-way link delay
+  int color_by_ = -1;    // whose view colours the ring: -1 by consensus
+  bool paused_ = false;
+  double tempo_ = 1;  // the scene's factor on speed_ (slow motion, fast forward)
+
+  // The scene being told, if any (&scene=NAME).
+  std::optional<SwimSceneSpec> scene_spec_;
+  Scene scene_;
+
+  // The ring's record of traffic, from the cluster's packet tap (small clusters only).
+  std::deque<ring::Flight> flights_;
+  std::uint64_t packets_ = 0;
+  std::vector<std::string> first_seen_;  // packet and news kinds in the order first sent
+  std::uint32_t seen_mask_ = 0;
+  std::vector<std::int64_t> alive_incarnation_;  // per member, the latest alive news (-1: none)
+  std::vector<int> accusations_;                  // per member, suspicions it raised itself
+  int clicked_ = -1;                              // the member whose details are shown
+  ImVec4 ring_rect_{0, 0, 0, 0};
+  std::vector<ImVec2> member_centres_;
+  std::uint64_t steps_ = 0, step_engine_events_ = 0;
 
   std::unique_ptr<sim::SwimCluster> cluster_;
   std::vector<Cell> matrix_;  // observer-major
