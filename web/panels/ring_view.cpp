@@ -205,7 +205,7 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
     member_r = std::clamp(spacing_now * 0.3f, 5.0f * screen::dpr(), font * 1.1f);
   }
   const float spacing = n > 0 ? 2 * kPi * radius / static_cast<float>(n) : radius;
-  const float packet_r = std::clamp(member_r * 0.55f, 3.5f * screen::dpr(), font * 0.5f);
+  const float packet_r = std::clamp(member_r * 0.5f, 3.5f * screen::dpr(), font * 0.6f);
 
   out.member_centres.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
@@ -229,7 +229,7 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
       ImVec2 a = at(c.from), b = at(c.to);
       a = lerp(a, b, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
       b = lerp(b, a, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
-      dashed_line(dl, a, b, plot::colors::with_alpha(pal.red, 200), thick, 5.0f * screen::dpr(), 0.44f, 0.56f);
+      dashed_line(dl, a, b, plot::colors::with_alpha(pal.red, 200), thick, 5.0f * screen::dpr(), 0.42f, 0.58f);
     }
   }
 
