@@ -11,7 +11,7 @@ const browser = await launchBrowser();
 try {
   // 1. Eight members, local profile, member 3 killed after three seconds, ten times real speed.
   const { page, errors } = await openPage(browser);
-  await page.goto(`${server.url}?demo=swim&n=8&kill=3&speed=10`);
+  await page.goto(`${server.url}?demo=swim&n=8&kill=3&speed=10&view=matrix`);
   await waitForFrames(page, 2);
   let s = await page.evaluate(() => window.vigil.state());
   check(s.demo === 'swim' && s.nodes === 8 && s.profile === 'local', 'URL parameters reach the SWIM panel');

@@ -57,8 +57,8 @@ Glyph glyph_of(PacketKind kind, bool stream) {
 void draw_glyph(ImDrawList* dl, ImVec2 c, float r, const Glyph& g, ImU32 color) {
   const float thick = std::max(1.5f, r * 0.35f);
   switch (g.shape) {
-    case Glyph::circle: dl->AddCircleFilled(c, r, color, 16); break;
-    case Glyph::ring: dl->AddCircle(c, r - thick * 0.5f, color, 16, thick); break;
+    case Glyph::circle: dl->AddCircleFilled(c, r, color); break;
+    case Glyph::ring: dl->AddCircle(c, r - thick * 0.5f, color, 0, thick); break;
     case Glyph::diamond:
       dl->AddQuadFilled(ImVec2(c.x, c.y - r * 1.25f), ImVec2(c.x + r * 1.25f, c.y), ImVec2(c.x, c.y + r * 1.25f),
                         ImVec2(c.x - r * 1.25f, c.y), color);
@@ -205,7 +205,7 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
     member_r = std::clamp(spacing_now * 0.3f, 5.0f * screen::dpr(), font * 1.1f);
   }
   const float spacing = n > 0 ? 2 * kPi * radius / static_cast<float>(n) : radius;
-  const float packet_r = std::clamp(member_r * 0.55f, 3.5f * screen::dpr(), font * 0.5f);
+  const float packet_r = std::clamp(member_r * 0.5f, 3.5f * screen::dpr(), font * 0.6f);
 
   out.member_centres.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
@@ -229,7 +229,7 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
       ImVec2 a = at(c.from), b = at(c.to);
       a = lerp(a, b, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
       b = lerp(b, a, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
-      dashed_line(dl, a, b, plot::colors::with_alpha(pal.red, 200), thick, 5.0f * screen::dpr(), 0.44f, 0.56f);
+      dashed_line(dl, a, b, plot::colors::with_alpha(pal.red, 200), thick, 5.0f * screen::dpr(), 0.42f, 0.58f);
     }
   }
 
@@ -238,18 +238,19 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
   for (int i = 0; i < n; ++i) {
     const Member& m = model.members[static_cast<std::size_t>(i)];
     const ImVec2 c = at(i);
-    ImU32 fill = look_color(m.state);
-    if (!m.up) fill = plot::colors::with_alpha(fill, 90);
+    // A crashed member keeps the colour the cluster sees it in (alive until detected, then
+    // dead): the cross says the process is gone, the colour what the others believe.
+    const ImU32 fill = look_color(m.state);
     if (i == model.selected)
-      dl->AddCircle(c, member_r + 4.0f * screen::dpr(), pal.accent, 32, 2.5f * screen::dpr());
-    dl->AddCircleFilled(c, member_r, fill, 32);
-    dl->AddCircle(c, member_r, pal.axis, 32, 1.0f);
+      dl->AddCircle(c, member_r + 4.0f * screen::dpr(), pal.accent, 0, 2.5f * screen::dpr());
+    dl->AddCircleFilled(c, member_r, fill);
+    dl->AddCircle(c, member_r, pal.axis, 0, 1.0f);
     if (i == model.observer) {  // an eye: whose view the colours are
       const float r = member_r * 0.55f;
       dl->AddCircleFilled(c, r, pal.area_bg, 16);
       dl->AddCircleFilled(c, r * 0.45f, pal.ink, 12);
     }
-    if (!m.up) draw_cross(dl, c, member_r * 0.6f, pal.ink, std::max(1.5f, member_r * 0.18f));
+    if (!m.up) draw_cross(dl, c, member_r * 0.6f, pal.cell_ink, std::max(1.5f, member_r * 0.18f));
     if (m.up && m.paused) {  // a pause sign: two bars
       const float w = member_r * 0.22f, h = member_r * 0.55f;
       dl->AddRectFilled(ImVec2(c.x - w * 2, c.y - h), ImVec2(c.x - w * 0.6f, c.y + h), pal.cell_ink);

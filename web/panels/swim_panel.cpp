@@ -62,6 +62,7 @@ SwimPanel::SwimPanel(const UrlParams& params) {
     seed_ = scene_spec_->seed;
     ring_view_ = true;
     selected_ = scene_spec_->focus;
+    color_by_ = scene_spec_->observer;
   }
   // On the ring a packet must stay in the air long enough to be seen: a slow link and slow
   // motion. The matrix keeps the fast LAN it always had.
@@ -392,8 +393,11 @@ void SwimPanel::advance(double real_ms) {
 void SwimPanel::draw() {
   partitioned_ = cluster_->network().partitioned();
   if (showing_ring()) {
-    // One column on a phone: the caption, the buttons, the ring and the details need the height.
-    const float plots_em = clicked_ >= 0 ? 50.0f : 40.0f;
+    // One column on a phone: a square ring as wide as the screen, with room above it for the
+    // caption and the buttons, below it for the legend and the clicked member's details.
+    const float font = ImGui::GetFontSize();
+    const float plots_em = ImGui::GetContentRegionAvail().x / font + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
+                           (scene_spec_ && scene_spec_->name == "lifeguard" ? 2.0f : 0.0f);
     panel_layout({"swim", 21.0f, 0.38f, plots_em}, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
     return;
   }
@@ -547,8 +551,8 @@ void SwimPanel::draw_controls() {
   ImGui::PopItemWidth();
   if (ring_offered()) {
     int view = ring_view_ ? 0 : 1;
-    ImGui::RadioButton("ring", &view, 0);
-    row_radio("matrix", &view, 1);
+    ImGui::RadioButton("show ring", &view, 0);
+    row_radio("show matrix", &view, 1);
     ring_view_ = view == 0;
     if (ring_view_) {
       std::vector<std::string> who = {"consensus"};

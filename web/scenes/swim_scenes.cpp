@@ -28,6 +28,7 @@ SwimSceneSpec spec_of(std::string_view name) {
     s.seed = 6;
     s.speed = 0.5;  // a partition takes several suspicion timeouts to settle and a reconnect to heal
     s.focus = 0;
+    s.observer = 0;  // across a partition there is no consensus to show: one side's view is the story
   }
   return s;
 }
@@ -109,7 +110,7 @@ Scene make_swim_scene(const SwimSceneSpec& spec, std::function<sim::SwimCluster&
     beat(12000, "Its false accusations grow rare while its score stays high: see its health below.", {}, 2);
   } else if (spec.name == "partition") {
     beat(0, "Six healthy members, about to be split in two halves.", {}, 1);
-    beat(1000, "A partition: nodes 0-2 and 3-5 can no longer reach each other (dashed red links).",
+    beat(1000, "A partition: nodes 0-2 and 3-5 can no longer reach each other (dashed red links). Colours: node-0's view.",
          [cluster] { cluster().network().partition({{0, 1, 2}, {3, 4, 5}}); });
     beat(2400, "Pings across the cut are lost; each side suspects the other half.");
     beat(5500, "The suspicions expire: each side declares the other half dead and carries on alone.");

@@ -23,6 +23,7 @@ struct SwimSceneSpec {
   double delay_ms = 50;  // one-way link delay: long enough to watch a packet cross the ring
   double speed = 0.2;    // slow motion by default
   int focus = 0;         // the member the story is about
+  int observer = -1;     // whose view colours the ring (-1: the consensus)
 };
 
 const std::vector<std::string>& swim_scene_names();
