@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
-import { Cluster, Viewer, check as strictCheck, freePort, getJson, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
+import { Cluster, Viewer, check as strictCheck, freePort, getJson, httpGet, installCleanup, parseArgs, stuckViewer, waitFor, wsFrame } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const reportOnly = args['report-only'] === '1';
@@ -398,40 +398,11 @@ await runCase('streams', async () => {
 
 // ------------------------------------------------------------------ 5. viewers that never read
 
-// A minimal WebSocket client on a raw socket: it upgrades with vigil.v1, then sends masked text
-// frames and never reads, like a stuck browser tab.
-function stuckViewer(port) {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('error', reject);
-    // Closed by the agent: a FIN read once reading resumes, or a reset (it closed with our
-    // unread commands in its buffer), which shows even while paused.
-    s.on('close', () => { s.closedByAgent = true; });
-    s.on('connect', () => s.write(upgrade('/ws', 'vigil.v1')));
-    let buffer = Buffer.alloc(0);
-    const onData = (d) => {
-      buffer = Buffer.concat([buffer, d]);
-      if (buffer.indexOf('\r\n\r\n') < 0) return;
-      s.off('data', onData);
-      if (!buffer.toString('latin1').startsWith('HTTP/1.1 101')) return reject(new Error(buffer.toString()));
-      s.pause();  // from now on nothing is read
-      resolve(s);
-    };
-    s.on('data', onData);
-  });
-}
-function frame(text) {
-  const payload = Buffer.from(text);
-  const mask = crypto.randomBytes(4);
-  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
-  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
-}
-
 await runCase('stuck', async () => {
   const kStuck = 32;
   const stuck = await Promise.all(Array.from({ length: kStuck }, () => stuckViewer(target.httpPort)));
   cleanups.push(() => { for (const s of stuck) s.destroy(); });
-  const snapshot = frame(JSON.stringify({ type: 'snapshot' }));
+  const snapshot = wsFrame(JSON.stringify({ type: 'snapshot' }));
   const overflowsBefore = (await metrics()).vigil_ws_queue_overflows_total ?? 0;
   let allClosed = false;
   const { delta } = await measured('32 viewers that never read, asking for snapshots', async () => {

@@ -1,6 +1,7 @@
 // Shared pieces of the multi-process agent tests: agents on loopback ports, HTTP and WebSocket
 // clients, and bounded waiting for conditions (never a bare sleep).
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import dgram from 'node:dgram';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -162,4 +163,36 @@ export function installCleanup(cluster) {
   };
   process.on('uncaughtException', bail);
   process.on('unhandledRejection', bail);
+}
+
+// A minimal WebSocket client on a raw socket, like a stuck browser tab: it upgrades with vigil.v1,
+// then never reads (it may still write with wsFrame). `closedByAgent` turns true when the agent
+// closes it: a FIN read once reading resumes, or a reset, which shows even while paused.
+export function stuckViewer(port) {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('error', reject);
+    s.on('close', () => { s.closedByAgent = true; });
+    s.on('connect', () => s.write('GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+                                  `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\n` +
+                                  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: vigil.v1\r\n\r\n'));
+    let buffer = Buffer.alloc(0);
+    const onData = (d) => {
+      buffer = Buffer.concat([buffer, d]);
+      if (buffer.indexOf('\r\n\r\n') < 0) return;
+      s.off('data', onData);
+      if (!buffer.toString('latin1').startsWith('HTTP/1.1 101')) return reject(new Error(buffer.toString()));
+      s.pause();  // from now on nothing is read
+      resolve(s);
+    };
+    s.on('data', onData);
+  });
+}
+
+// One masked client text frame (payloads under 126 bytes).
+export function wsFrame(text) {
+  const payload = Buffer.from(text);
+  const mask = crypto.randomBytes(4);
+  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
 }

@@ -4,9 +4,8 @@
 // per-viewer rate limit; a viewer that asks and never reads costs a bounded amount.
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
-import net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { Cluster, Viewer, check, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
+import { Cluster, Viewer, check, httpGet, installCleanup, parseArgs, stuckViewer, waitFor, wsFrame } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const cluster = new Cluster(args.vigil, 'local');
@@ -151,35 +150,10 @@ check(worst <= limit + 20 && worst >= limit / 2, `the rate limit holds: at most 
 
 // ---------------------------------------------------------------- a viewer that never reads
 const rssKb = () => Number(readFileSync(`/proc/${target.child.pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)/m)[1]);
-function stuckViewer(port) {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('error', reject);
-    s.on('connect', () => s.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-                                  `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\n` +
-                                  'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: vigil.v1\r\n\r\n'));
-    let buffer = Buffer.alloc(0);
-    const onData = (d) => {
-      buffer = Buffer.concat([buffer, d]);
-      if (buffer.indexOf('\r\n\r\n') < 0) return;
-      s.off('data', onData);
-      if (!buffer.toString('latin1').startsWith('HTTP/1.1 101')) return reject(new Error(buffer.toString()));
-      s.pause();  // from now on nothing is read
-      resolve(s);
-    };
-    s.on('data', onData);
-  });
-}
-function frame(text) {
-  const payload = Buffer.from(text);
-  const mask = crypto.randomBytes(4);
-  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask,
-                        Buffer.from(payload.map((b, i) => b ^ mask[i % 4]))]);
-}
 viewers[2].send({ type: 'packets', on: false });
 await viewers[2].next((m) => m.type === 'ok' && m.command === 'packets' && m.on === false, 3000, 'packets off');
 const stuck = await stuckViewer(target.httpPort);
-stuck.write(frame(JSON.stringify({ type: 'packets', on: true })));
+stuck.write(wsFrame(JSON.stringify({ type: 'packets', on: true })));
 await waitFor(async () => (await metrics(target)).vigil_packet_log_viewers === 1, 3000, 'the stuck viewer to subscribe');
 const m0 = await metrics(target);
 const rss0 = rssKb();

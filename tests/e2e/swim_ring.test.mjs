@@ -45,7 +45,7 @@ try {
           `ping, ping-req, suspect and dead first appear in that order (${order.join(', ')})`);
     check(s.members[2].up === false && s.members.filter((m) => m.state === 'alive').length === 5,
           'node-2 is down and held dead; the five others are alive');
-    check(s.caption !== firstCaption && s.step >= 7, `the caption moved on with the story (beat ${s.step} of ${s.beats})`);
+    check(s.caption !== firstCaption && s.step >= 6, `the caption moved on with the story (beat ${s.step + 1} of ${s.beats})`);
 
     // 2. Pause stops the clock; one event advances to the next visible event only.
     await click(page, 'pause');
@@ -60,11 +60,17 @@ try {
       const before = await state(page);
       await click(page, 'one event');
       const after = await state(page);
-      const visible = after.packets !== before.packets || JSON.stringify(after.members) !== JSON.stringify(before.members) ||
+      // Visible: a packet sent or landed, a member's colour, the event log (one member's own
+      // suspicion leaves the consensus colour as it was), or the scene's caption.
+      const visible = after.packets !== before.packets || after.events !== before.events ||
+                      JSON.stringify(after.members) !== JSON.stringify(before.members) ||
                       JSON.stringify(after.in_flight) !== JSON.stringify(before.in_flight) || after.step !== before.step;
-      check(after.steps.count === before.steps.count + 1 && after.sim_ms >= before.next_event_ms &&
+      // A step ends at the engine's next event, or earlier at the scene's next beat.
+      const reached = after.sim_ms >= before.next_event_ms || after.step === before.step + 1;
+      check(after.steps.count === before.steps.count + 1 && reached &&
             after.sim_ms > before.sim_ms - 1 && after.packets - before.packets <= 6 && visible && after.paused,
             `one event: ${before.sim_ms} -> ${after.sim_ms} ms, ${after.packets - before.packets} packet(s) sent, ` +
+            `${after.events - before.events} membership event(s), ` +
             `${after.steps.engine_events - before.steps.engine_events} engine event(s), still paused`);
     }
     const beforePeriod = await state(page);
@@ -75,9 +81,9 @@ try {
     // 3. Replay tells the story again from its start.
     await click(page, 'replay');
     s = await state(page);
-    check(s.step === 1 && s.sim_ms < 1000 && s.caption === firstCaption && s.members[2].up && !s.paused,
+    check(s.step === 0 && s.sim_ms < 1000 && s.caption === firstCaption && s.members[2].up && !s.paused,
           `replay restarts the scene (beat ${s.step}, ${s.sim_ms} ms, node-2 up again)`);
-    await until(page, () => window.vigil.state().step >= 2);
+    await until(page, () => window.vigil.state().step >= 1);
     check(true, 'and it plays on');
 
     // 4. Clicking a member opens its own view of the others.
@@ -108,7 +114,7 @@ try {
     check(s.members[4].alive_news_incarnation > had,
           `node-4 had #${had}; an alive rumour carries #${s.members[4].alive_news_incarnation}`);
     check(s.seen_order.indexOf('suspect') >= 0, 'it had been suspected');
-    await until(page, () => window.vigil.state().step === window.vigil.state().beats, null, 60000);
+    await until(page, () => window.vigil.state().step === window.vigil.state().beats - 1, null, 60000);
     s = await state(page);
     check(s.members.every((m) => m.state === 'alive') && s.members[4].incarnation > had,
           `at the end every member is alive, node-4 at #${s.members[4].incarnation}`);
@@ -138,12 +144,13 @@ try {
     await page.close();
   }
 
-  // 7. What the ring costs per frame: 32 members in full animation against the 1,000-member matrix.
+  // 7. What the ring costs per frame: 32 members in full animation against the explainer's
+  // 1,000-member matrix (a crash being detected), the same number of frames each, in one run.
   const cost = async (query) => {
     const { page, errors } = await openPage(browser, { width: 1280, height: 800 });
     await page.goto(`${server.url}index.html?${query}`);
     await waitForFrames(page, 2, 60000);
-    await until(page, () => window.vigil.state().app_perf.frames_measured >= 120, null, 120000);
+    await until(page, () => window.vigil.state().frame >= 240, null, 120000);
     const s = await state(page);
     check(errors.length === 0, `no console errors for ${query} (${errors.join(' | ')})`);
     await page.close();
@@ -151,11 +158,18 @@ try {
   };
   const ring = await cost('demo=swim&n=32&view=ring&speed=1');
   check(ring.view === 'ring' && ring.packets > 0, `the 32-member ring drew ${ring.packets} packets`);
-  const matrix = await cost('demo=swim&n=1000&view=matrix&profile=lan&loss=1&speed=2');
-  const r = ring.app_perf.frame_cost_ms_median, m = matrix.app_perf.frame_cost_ms_median;
-  console.log(`frame cost median: ring of 32 ${r.toFixed(2)} ms (p95 ${ring.app_perf.frame_cost_ms_p95.toFixed(2)}), ` +
-              `matrix of 1000 ${m.toFixed(2)} ms (p95 ${matrix.app_perf.frame_cost_ms_p95.toFixed(2)})`);
-  check(r <= m, `the ring of 32 costs no more per frame than the matrix of 1,000 (${r.toFixed(2)} <= ${m.toFixed(2)} ms)`);
+  const matrix = await cost('demo=swim&n=1000&view=matrix&kill=500');
+  const r = ring.app_perf, m = matrix.app_perf;
+  const fmt = (p) => `median ${p.frame_cost_ms_median.toFixed(2)} ms, mean ${p.frame_cost_ms_mean.toFixed(2)}, ` +
+                     `p95 ${p.frame_cost_ms_p95.toFixed(2)}`;
+  console.log(`frame cost over the last 120 frames: ring of 32 ${fmt(r)}; matrix of 1000 ${fmt(m)}`);
+  // Both sit near 2-3 ms, most of it the frame every demo pays (ImGui, the controls, WebGL);
+  // performance.now() ticks in 0.1 ms and runs differ by about 0.5 ms, so "no more" is checked
+  // within that noise, and a ring that drew or simulated wastefully would stand far outside it.
+  const kNoiseMs = 0.6;
+  check(r.frame_cost_ms_median <= m.frame_cost_ms_median + kNoiseMs,
+        `the ring of 32 costs no more per frame than the matrix of 1,000, within ${kNoiseMs} ms of noise ` +
+        `(median ${r.frame_cost_ms_median.toFixed(2)} against ${m.frame_cost_ms_median.toFixed(2)} ms)`);
 } finally {
   await browser.close();
   server.stop();

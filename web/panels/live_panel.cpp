@@ -572,6 +572,9 @@ ring::Model LivePanel::ring_model(double page_now_ms) const {
     m.name = name;
     if (observer && name == observer->name()) {
       m.state = ring::Look::alive;
+      // Its own incarnation, from its self description (it holds no entry for itself).
+      const auto inc = observer->self().find("incarnation");
+      if (inc != observer->self().end() && inc->is_number_unsigned()) m.incarnation = inc->get<std::uint32_t>();
     } else if (observer) {
       auto it = observer->members().find(name);
       m.state = it == observer->members().end() ? ring::Look::unknown : look_of(it->second.state);

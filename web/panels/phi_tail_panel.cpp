@@ -589,7 +589,7 @@ nlohmann::json PhiTailPanel::state() const {
   return {
       {"demo", "phi"},
       {"scene", scene ? nlohmann::json(scene_.name()) : nlohmann::json()},
-      {"step", scene && scene_.beat() > 0 ? scene_.beat() - 1 : 0},
+      {"step", scene ? scene_.current() : 0},
       {"beats", scene_.beats()},
       {"caption", scene && scene_.started() ? scene_.caption() : ""},
       {"scene_started", scene_.started()},

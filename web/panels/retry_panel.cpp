@@ -1480,7 +1480,7 @@ nlohmann::json RetryPanel::state() const {
        {{"advance_ms", advance_ms_}, {"advance_ms_max", advance_ms_max_}, {"draw_ms", draw_ms_}}}};
   const bool scene = scene_shown();
   s["scene"] = scene ? nlohmann::json(scene_.name()) : nlohmann::json();
-  s["step"] = scene && scene_.beat() > 0 ? scene_.beat() - 1 : 0;
+  s["step"] = scene ? scene_.current() : 0;
   s["beats"] = scene ? scene_.beats() : 0;
   s["caption"] = scene && scene_.started() ? scene_.caption() : "";
   s["scene_started"] = scene && scene_.started();

@@ -26,6 +26,8 @@ constexpr double kMaxStepMs = 250;  // a background tab must not replay minutes 
 // size one frame's changes are too small to see anyway.
 constexpr double kLargeClusterSliceMs = 250;
 constexpr int kLargeCluster = 200;
+// The ring's height beside the controls, in font heights (about 440 px at the default size).
+constexpr float kWideRingEm = 34.0f;
 
 ImU32 state_color(std::uint8_t s) {
   switch (s) {
@@ -395,8 +397,13 @@ void SwimPanel::draw() {
   if (showing_ring()) {
     // One column on a phone: a square ring as wide as the screen, with room above it for the
     // caption and the buttons, below it for the legend and the clicked member's details.
+    // Side by side, the ring's column is what the controls leave, and the ring no taller than a
+    // laptop's screen holds with its caption: a frame taller than the window cannot be read whole.
     const float font = ImGui::GetFontSize();
-    const float plots_em = ImGui::GetContentRegionAvail().x / font + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float column = screen::narrow() ? avail : avail - std::min(font * 21.0f, avail * 0.38f);
+    const float ring_em = screen::narrow() ? column / font : std::min(column / font, kWideRingEm);
+    const float plots_em = ring_em + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
                            (scene_spec_ && scene_spec_->name == "lifeguard" ? 2.0f : 0.0f);
     panel_layout({"swim", 21.0f, 0.38f, plots_em}, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
     return;
@@ -771,7 +778,7 @@ nlohmann::json SwimPanel::state() const {
   out["next_event_ms"] = cluster_->next_event_time() == Millis::max() ? -1 : cluster_->next_event_time().count();
   out["scene"] = scene_.active() ? nlohmann::json(scene_.name()) : nlohmann::json();
   out["scene_started"] = scene_.started();
-  out["step"] = scene_.beat();
+  out["step"] = scene_.current();
   out["beats"] = scene_.beats();
   out["caption"] = scene_.caption();
   if (clicked_ >= 0) {

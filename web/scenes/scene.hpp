@@ -39,6 +39,9 @@ class Scene {
   bool finished() const { return next_ >= beats_.size(); }
   // 0 before the first beat, then the number of beats reached.
   std::size_t beat() const { return next_; }
+  // The beat whose caption shows, from 0 (also 0 before the first beat has run): what every
+  // demo's state() reports as `step`.
+  std::size_t current() const { return next_ == 0 ? 0 : next_ - 1; }
   std::size_t beats() const { return beats_.size(); }
   const std::string& caption() const;
   // Rewrites the caption of the beat reached last: an action may narrate with numbers that are
