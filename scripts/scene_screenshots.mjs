@@ -11,13 +11,13 @@ import { drawFrames, launchBrowser, parseArgs, startServer, waitForFrames } from
 const args = parseArgs(process.argv.slice(2), ['vigil', 'web']);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = args.out ? path.resolve(args.out) : path.join(root, 'docs/images');
-// The beat to photograph, and the packet kinds that should be in the air then.
+// The beat to photograph (state().step, from 0), and the packet kinds that should be in the air then.
 const scenes = [
-  ['crash', 4, ['ping-req']],
-  ['indirect-probe', 4, ['ping', 'ack', 'ping-req']],
-  ['refutation', 7, ['alive']],
-  ['lifeguard', 3, ['suspect']],
-  ['partition', 4, ['dead', 'suspect']],
+  ['crash', 3, ['ping-req']],
+  ['indirect-probe', 3, ['ping', 'ack', 'ping-req']],
+  ['refutation', 6, ['alive']],
+  ['lifeguard', 2, ['suspect']],
+  ['partition', 3, ['dead', 'suspect']],
 ];
 const shots = args.all ? [[1280, 'light'], [1280, 'dark'], [390, 'light'], [390, 'dark']] : [[1280, 'light']];
 
