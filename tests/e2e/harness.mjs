@@ -137,3 +137,27 @@ export function check(condition, message) {
 export function artifact(args, name) {
   return path.join(args.artifacts, name);
 }
+
+// `vigil demo --nodes N` on a free port, serving `web`: resolves once it prints the URL to open,
+// with stop() (also run at exit). Fails with the demo's output if it exits or stays silent 20 s.
+export async function startDemo(vigil, web, nodes = 3) {
+  const port = await freePort();
+  const child = spawn(vigil, ['demo', '--nodes', String(nodes), '--http-port', String(port), '--web', web],
+                      { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  child.stderr.on('data', (c) => { out += c; });
+  const stop = () => { if (child.exitCode === null) child.kill('SIGINT'); };
+  process.on('exit', stop);
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vigil demo did not start: ${out}`)), 20000);
+    const look = () => {
+      const m = out.match(/open (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout.on('data', look);
+    look();
+    child.once('exit', (code) => reject(new Error(`vigil demo exited ${code}: ${out}`)));
+  });
+  return { url, stop, child, output: () => out };
+}

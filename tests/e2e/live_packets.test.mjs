@@ -4,20 +4,13 @@
 // the selected agent to the peer dropped) shows within 3 probe periods as ping-req traffic for
 // that pair, as dropped packets, and in the per-peer probe table as failed direct probes
 // answered through helpers.
-import { spawn } from 'node:child_process';
 import WebSocket from 'ws';
-import { artifact, check, drawFrames, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
-         waitForFrames } from './harness.mjs';
+import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, screenshotStats,
+         startDemo, waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
-const port = await freePort();
-const demo = spawn(args.vigil, ['demo', '--nodes', '3', '--http-port', String(port), '--web', args.web],
-                   { stdio: ['ignore', 'pipe', 'pipe'] });
-let out = '';
-demo.stdout.on('data', (c) => { out += c; });
-demo.stderr.on('data', (c) => { out += c; });
-const stopDemo = () => { if (demo.exitCode === null) demo.kill('SIGINT'); };
-process.on('exit', stopDemo);
+const demo = await startDemo(args.vigil, args.web, 3);
+const stopDemo = demo.stop;
 
 // The probe period, from an agent's own snapshot.
 function probePeriod(http) {
@@ -37,16 +30,7 @@ function probePeriod(http) {
 
 const browser = await launchBrowser();
 try {
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vigil demo did not start: ${out}`)), 20000);
-    const look = () => {
-      const m = out.match(/open (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    };
-    demo.stdout.on('data', look);
-    look();
-    demo.once('exit', (code) => reject(new Error(`vigil demo exited ${code}: ${out}`)));
-  });
+  const url = demo.url;
   const info = await (await fetch(new URL('/v1/demo', url))).json();
   check(info.agents.length === 3, 'the demo runs three agents');
   const period = await probePeriod(info.agents[0].http);

@@ -1,33 +1,17 @@
 // The live demo against real agents: `vigil demo --nodes 3` serves the page, which connects to
 // all three agents by itself; after one agent is killed with SIGKILL, the survivors' own views,
 // as the page shows them, hold it dead.
-import { spawn } from 'node:child_process';
 import { layoutProblems } from './layout_checks.mjs';
-import { artifact, check, drawFrames, freePort, launchBrowser, openPage, parseArgs, screenshotStats,
-         waitForFrames } from './harness.mjs';
+import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, screenshotStats,
+         startDemo, waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
-const port = await freePort();
-const demo = spawn(args.vigil, ['demo', '--nodes', '3', '--http-port', String(port), '--web', args.web],
-                   { stdio: ['ignore', 'pipe', 'pipe'] });
-let out = '';
-demo.stdout.on('data', (c) => { out += c; });
-demo.stderr.on('data', (c) => { out += c; });
-const stopDemo = () => { if (demo.exitCode === null) demo.kill('SIGINT'); };
-process.on('exit', stopDemo);
+const demo = await startDemo(args.vigil, args.web, 3);
+const stopDemo = demo.stop;
 
 const browser = await launchBrowser();
 try {
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vigil demo did not start: ${out}`)), 20000);
-    const look = () => {
-      const m = out.match(/open (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    };
-    demo.stdout.on('data', look);
-    look();  // it may have printed while the browser started
-    demo.once('exit', (code) => reject(new Error(`vigil demo exited ${code}: ${out}`)));
-  });
+  const url = demo.url;
   const info = await (await fetch(new URL('/v1/demo', url))).json();
   check(info.agents.length === 3, 'the demo runs three agents');
 
