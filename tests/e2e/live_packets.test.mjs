@@ -113,6 +113,10 @@ try {
   s = await state();
   const row = s.agents.find((a) => a.name === cutter).probes[peer];
   check(row.failed === 0, `${cutter}'s probe table for ${peer}: ${JSON.stringify(row)} (direct failed, answered through helpers)`);
+  await page.waitForFunction(() => window.vigil.state().ring.cuts >= 1, null, { timeout: 5000, polling: 50 })
+    .catch(() => {});
+  check((await state()).ring.cuts === 1, `the ring draws the blocked link ${cutter} -> ${peer} cut ` +
+        `(${(await state()).ring.cuts} cut)`);
   await drawFrames(page, 2);
   const table = (await state()).probe_table;
   check(table.agent === cutter && table.rows === 2, `the per-peer probe table is drawn for ${cutter} (${table.rows} rows)`);

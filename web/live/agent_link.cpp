@@ -159,6 +159,7 @@ void AgentLink::take_members(const nlohmann::json& list) {
     auto old = members_.find(name);
     if (old != members_.end()) member = old->second;  // stats carry no gaps: keep the last ones
     member.state = text(m, "state");
+    member.address = text(m, "address");
     member.incarnation = static_cast<std::uint32_t>(number(m, "incarnation", 0));
     if (auto it = m.find("phi"); it != m.end())
       member.phi = it->is_number() ? it->get<double>() : std::numeric_limits<double>::infinity();
@@ -246,6 +247,12 @@ void AgentLink::handle(const nlohmann::json& m) {
     }
     if (auto it = m.find("counters"); it != m.end() && it->is_object()) counters_ = *it;
     if (auto it = m.find("members"); it != m.end()) take_members(*it);
+    if (auto f = m.find("faults"); f != m.end() && f->is_object())
+      if (auto b = f->find("blocked"); b != f->end() && b->is_array()) {
+        blocked_.clear();
+        for (const auto& a : *b)
+          if (a.is_string() && blocked_.size() < 256) blocked_.push_back(a.get<std::string>());
+      }
   } else if (type == "packets") {
     take_packets(m);
   } else if (type == "event") {

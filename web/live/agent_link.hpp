@@ -20,6 +20,7 @@ class AgentLink {
 
   struct Member {
     std::string state = "alive";
+    std::string address;  // host:port, as the agent's fault injector names it
     std::uint32_t incarnation = 0;
     double phi = -1;  // < 0: not known yet; infinity when unbounded
     std::vector<double> gaps_ms;
@@ -81,6 +82,8 @@ class AgentLink {
   const std::string& last_error() const { return last_error_; }
   const std::map<std::string, Member>& members() const { return members_; }
   const nlohmann::json& counters() const { return counters_; }
+  // Addresses this agent's fault injector blocks (sends nothing to), as of its last snapshot.
+  const std::vector<std::string>& blocked() const { return blocked_; }
   const nlohmann::json& self() const { return self_; }
   const std::deque<std::string>& log() const { return log_; }
   // The agent's answer to the last command: "ok block", or "error invalid: ...".
@@ -107,6 +110,7 @@ class AgentLink {
   std::string last_error_;
   std::map<std::string, Member> members_;
   nlohmann::json counters_ = nlohmann::json::object();
+  std::vector<std::string> blocked_;
   nlohmann::json self_ = nlohmann::json::object();
   std::deque<std::string> log_;
   std::string last_reply_;

@@ -321,10 +321,15 @@ void LivePanel::draw_controls() {
     agent->send({{"type", "inject"}, {"token", token}, {"loss", loss_pct_ / 100.0}, {"delay_ms", delay_ms_}, {"direction", "send"}});
   if (row_button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
   if (row_button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
-  if (button("block -> peer") && agent && !peer.empty())
+  // A snapshot after each: it carries the blocks, which the ring draws as cut links.
+  if (button("block -> peer") && agent && !peer.empty()) {
     agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
-  if (row_button("unblock") && agent && !peer.empty())
+    agent->send({{"type", "snapshot"}});
+  }
+  if (row_button("unblock") && agent && !peer.empty()) {
     agent->send({{"type", "unblock"}, {"token", token}, {"peer", peer}});
+    agent->send({{"type", "snapshot"}});
+  }
   if (row_button("leave") && agent) agent->send({{"type", "leave"}, {"token", token}});
   ImGui::EndDisabled();
   if (!can) hint("enter the token (printed by vigil demo / vigil agent) to inject faults");
@@ -591,6 +596,9 @@ ring::Model LivePanel::ring_model(double page_now_ms) const {
     if (observer == &l) model.selected = model.observer = index.count(l.name()) ? index[l.name()] : -1;
     auto self = index.find(l.name());
     if (self == index.end()) continue;
+    for (const std::string& address : l.blocked())
+      for (const auto& [name, member] : l.members())
+        if (member.address == address && index.count(name)) model.cuts.push_back({self->second, index[name]});
     for (auto it = l.packets().rbegin(); it != l.packets().rend(); ++it) {
       const auto& p = *it;
       if (p.page_ms + kNominalFlightMs * 2 < model.now_ms) break;  // older ones are done falling too
@@ -617,6 +625,7 @@ void LivePanel::draw_ring(ImVec2 size) {
   const double now = emscripten_get_now();
   const ring::Model model = ring_model(now);
   ring_in_air_ = 0;
+  ring_cuts_ = model.cuts.size();
   double latest = ring_latest_ms_;
   for (const auto& f : model.flights) {
     if (ring::flight_in_air(f, model.now_ms)) ++ring_in_air_;
@@ -706,7 +715,7 @@ nlohmann::json LivePanel::state() const {
           {"dropped", dropped_},
           {"peer", peer_},
           {"show_packets", show_packets_},
-          {"ring", {{"in_air", ring_in_air_}, {"flights", ring_flights_}}},
+          {"ring", {{"in_air", ring_in_air_}, {"flights", ring_flights_}, {"cuts", ring_cuts_}}},
           {"probe_table", {{"agent", probe_table_agent_}, {"rows", probe_table_rows_}}}};
 }
 

@@ -84,6 +84,7 @@ class LivePanel : public Panel {
   std::string probe_table_agent_;    // whose probe table the last frame drew, and its rows
   std::size_t probe_table_rows_ = 0;
   std::size_t ring_in_air_ = 0;     // flights drawn in the last frame
+  std::size_t ring_cuts_ = 0;       // blocked links drawn in the last frame
   std::uint64_t ring_flights_ = 0;  // flights the ring has shown since packets were turned on
   double ring_latest_ms_ = 0;       // the newest flight counted in ring_flights_ (page clock)
 };
