@@ -102,12 +102,17 @@ try {
   };
   await click(await item('share / embed'));
   await click(await item('copy', 1));  // the second copy button: the snippet's
-  const clipboard = await page.waitForFunction(async () => {
-    const text = await navigator.clipboard.readText();
-    return text.includes('data-vigil-demo') ? text : null;
-  }, null, { timeout: 10000, polling: 200 }).then((h) => h.jsonValue());
+  // Polled from here: waitForFunction takes the promise an async predicate returns as a truthy
+  // answer at once, so an empty clipboard at the first poll ended the wait.
+  let clipboard = null;
+  for (const deadline = Date.now() + 10000; clipboard === null && Date.now() < deadline;) {
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    if (text.includes('data-vigil-demo')) clipboard = text;
+    else await page.waitForTimeout(200);
+  }
   const expected = (await page.evaluate(() => window.vigil.share())).embed;
-  check(clipboard === expected, `"copy" puts the embed snippet on the clipboard (${clipboard.split('\n').length} lines)`);
+  check(clipboard === expected,
+        `"copy" puts the embed snippet on the clipboard (${clipboard === null ? 'nothing' : clipboard.split('\n').length + ' lines'})`);
 } finally {
   await browser.close();
   host.close();
