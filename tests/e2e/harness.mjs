@@ -161,3 +161,13 @@ export async function startDemo(vigil, web, nodes = 3) {
   });
   return { url, stop, child, output: () => out };
 }
+
+// Waits until the live view on `page` follows `count` agents, each connected and seeing every
+// other as alive (60 s at most).
+export async function waitForLiveAgents(page, count) {
+  await page.waitForFunction((n) => {
+    const s = window.vigil.state();
+    return s.agents.length === n && s.agents.every((a) => a.status === 'connected' &&
+      Object.keys(a.members).length === n - 1 && Object.values(a.members).every((m) => m === 'alive'));
+  }, count, { timeout: 60000, polling: 200 });
+}

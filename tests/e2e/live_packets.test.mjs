@@ -6,7 +6,7 @@
 // answered through helpers.
 import WebSocket from 'ws';
 import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, screenshotStats,
-         startDemo, waitForFrames } from './harness.mjs';
+         startDemo, waitForFrames, waitForLiveAgents } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const demo = await startDemo(args.vigil, args.web, 3);
@@ -38,11 +38,7 @@ try {
   const { page, errors } = await openPage(browser);
   await page.goto(`${url}?demo=live`);
   await waitForFrames(page, 2);
-  await page.waitForFunction(() => {
-    const s = window.vigil.state();
-    return s.agents.length === 3 && s.agents.every((a) => a.status === 'connected' &&
-      Object.keys(a.members).length === 2 && Object.values(a.members).every((m) => m === 'alive'));
-  }, null, { timeout: 60000, polling: 200 });
+  await waitForLiveAgents(page, 3);
   const state = () => page.evaluate(() => window.vigil.state());
   let s = await state();
   const names = s.agents.map((a) => a.name);

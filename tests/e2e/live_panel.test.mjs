@@ -3,7 +3,7 @@
 // as the page shows them, hold it dead.
 import { layoutProblems } from './layout_checks.mjs';
 import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, screenshotStats,
-         startDemo, waitForFrames } from './harness.mjs';
+         startDemo, waitForFrames, waitForLiveAgents } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const demo = await startDemo(args.vigil, args.web, 3);
@@ -19,11 +19,7 @@ try {
   await page.goto(`${url}?demo=live`);
   await waitForFrames(page, 2);
   // The shell fetched /v1/demo: the panel connects to the three agents with no typing.
-  await page.waitForFunction(() => {
-    const s = window.vigil.state();
-    return s.agents.length === 3 && s.agents.every((a) => a.status === 'connected' &&
-      Object.keys(a.members).length === 2 && Object.values(a.members).every((m) => m === 'alive'));
-  }, null, { timeout: 60000, polling: 200 });
+  await waitForLiveAgents(page, 3);
   let s = await page.evaluate(() => window.vigil.state());
   check(true, `three agents connected, each sees the other two alive (${s.agents.map((a) => a.name).join(', ')})`);
   check(s.token_entered, 'the demo token was filled in, so fault injection is enabled');

@@ -445,12 +445,19 @@ void LivePanel::draw_matrix(float height) {
 
 // The selected agent's per-peer detectors (clicking a row picks the peer plotted beside it) and
 // its protocol counters.
+namespace {
+// The height of a table of one row per member of `l` and a header row, all of them.
+float table_height(const AgentLink& l) {
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  return row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+}
+}  // namespace
+
 void LivePanel::draw_peer_table(const AgentLink& l) {
   hint("%s's detectors, per peer", l.name().c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
   // All rows when they fit in the space, else a share of it that scrolls.
-  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
-  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+  const float all_rows = table_height(l);
   const float avail = ImGui::GetContentRegionAvail().y;
   const float rows_height = all_rows <= avail ? all_rows : avail * 0.6f;
   if (ImGui::BeginTable("peers", 4, flags, ImVec2(0, rows_height))) {
@@ -492,7 +499,7 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   hint("%s's probes, per peer", l.name().c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
-  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
+  const float all_rows = table_height(l);
   const float avail = ImGui::GetContentRegionAvail().y;
   probe_table_agent_ = l.name();
   probe_table_rows_ = 0;

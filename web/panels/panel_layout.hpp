@@ -33,6 +33,12 @@ struct PanelShape {
   float plots_em;        // the plots' height when stacked, and their least height when wide
 };
 
+// The controls column's width when side by side (0 when stacked), at the current cursor.
+inline float controls_width(const PanelShape& shape) {
+  if (screen::narrow()) return 0.0f;
+  return std::min(ImGui::GetFontSize() * shape.controls_em, ImGui::GetContentRegionAvail().x * shape.controls_share);
+}
+
 // Wide (screen::narrow() false): controls in a column on the left, plots filling the rest of
 // the height. Narrow: plots first at a fixed height, then the controls under a header that
 // folds them away (folded at first in an embedded demo), all in one column the page scrolls like text. Either way the layout reports
@@ -56,7 +62,7 @@ void panel_layout(const PanelShape& shape, Controls&& controls, Plots&& plots) {
     layout::set_content_height(ImGui::GetCursorPosY() + style.WindowPadding.y);
     return;
   }
-  const float width = std::min(font * shape.controls_em, ImGui::GetContentRegionAvail().x * shape.controls_share);
+  const float width = controls_width(shape);
   ImGui::BeginChild(shape.id, ImVec2(width, 0), false);
   detail::g_fill_beyond_least = 0.0f;
   controls();

@@ -401,12 +401,12 @@ void SwimPanel::draw() {
     // Side by side, the ring's column is what the controls leave, and the ring no taller than a
     // laptop's screen holds with its caption: a frame taller than the window cannot be read whole.
     const float font = ImGui::GetFontSize();
-    const float avail = ImGui::GetContentRegionAvail().x;
-    const float column = screen::narrow() ? avail : avail - std::min(font * 21.0f, avail * 0.38f);
+    PanelShape shape{"swim", 21.0f, 0.38f, 0.0f};
+    const float column = ImGui::GetContentRegionAvail().x - controls_width(shape);
     const float ring_em = screen::narrow() ? column / font : std::min(column / font, kWideRingEm);
-    const float plots_em = ring_em + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
-                           (scene_spec_ && scene_spec_->name == "lifeguard" ? 2.0f : 0.0f);
-    panel_layout({"swim", 21.0f, 0.38f, plots_em}, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
+    shape.plots_em = ring_em + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
+                     (scene_spec_ && scene_spec_->name == "lifeguard" ? 2.0f : 0.0f);
+    panel_layout(shape, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
     return;
   }
   panel_layout({"swim", 21.0f, 0.38f, 32.0f}, [&] { draw_controls(); }, [&](float h) {
