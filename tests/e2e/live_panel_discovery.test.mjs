@@ -23,12 +23,14 @@ const agents = [];
 const stopAll = () => { for (const a of agents) if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill('SIGKILL'); };
 process.on('exit', stopAll);
 
-async function poll(probe, timeoutMs, what) {
+// On a timeout, `explain` says what was seen last, so a failure in CI can be read from its log.
+async function poll(probe, timeoutMs, what, explain = async () => '') {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => null);
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${await explain().catch((e) => `: ${e}`)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -57,21 +59,34 @@ let serf = null;
 try {
   execFileSync('serf', ['version'], { stdio: 'ignore' });
   const port = await freePort(), rpcPort = await freePort();
-  serf = { name: 'serf-0', child: spawn('serf', ['agent', '-node=serf-0', `-bind=127.0.0.1:${port}`,
+  serf = { name: 'serf-0', log: '', child: spawn('serf', ['agent', '-node=serf-0', `-bind=127.0.0.1:${port}`,
     `-rpc-addr=127.0.0.1:${rpcPort}`, '-profile=lan', '-tag', 'role=lab', `-join=127.0.0.1:${a0.port}`],
-    { stdio: 'ignore' }) };
+    { stdio: ['ignore', 'pipe', 'pipe'] }) };
+  for (const stream of [serf.child.stdout, serf.child.stderr])
+    stream.on('data', (chunk) => { serf.log = (serf.log + chunk).slice(-4000); });
   agents.push(serf);  // stopped with the others
 } catch {
   console.log('note: serf is not installed; the observed-only column is not tested');
 }
-const others = serf ? 4 : 3;  // members each vigil agent lists
+const others = serf ? 4 : 3;  // the members besides itself each vigil agent lists
+// /v1/members lists the agent itself too: every name, Serf's included once it has joined.
+const everyone = JSON.stringify(agents.map((a) => a.name).sort());
 await poll(async () => {
   for (const a of agents.filter((x) => x.httpPort)) {
     const list = await getJson(a.httpPort, '/v1/members');
-    if (list.length !== others || !list.every((m) => m.state === 'alive' && (m.view || m.name === 'serf-0'))) return false;
+    if (JSON.stringify(list.map((m) => m.name).sort()) !== everyone ||
+        !list.every((m) => m.state === 'alive' && (m.view || m.name === 'serf-0'))) return false;
   }
   return true;
-}, 30000, 'every agent to see the others alive');
+}, 30000, 'every agent to see the others alive', async () => {
+  const views = [];
+  for (const a of agents.filter((x) => x.httpPort)) {
+    const list = await getJson(a.httpPort, '/v1/members').catch((e) => String(e));
+    views.push(`\n  ${a.name}: ${typeof list === 'string' ? list : list.map((m) => `${m.name}=${m.state}${m.view ? '+view' : ''}`).join(' ')}`);
+  }
+  const serfState = serf ? `\n  serf-0 exit ${serf.child.exitCode ?? serf.child.signalCode ?? 'running'}, log:\n${serf.log}` : '';
+  return `; last seen:${views.join('')}${serfState}`;
+});
 check(true, `four vigil agents${serf ? ' and a Serf agent' : ''} see each other alive, every vigil member with its view`);
 
 const browser = await launchBrowser();
