@@ -16,7 +16,9 @@
 set(vigil_web_small "$<CONFIG:Release,MinSizeRel>")
 target_compile_options(imgui PRIVATE "$<${vigil_web_small}:-Oz;-flto;-fno-rtti>")
 target_compile_options(vigil_web PRIVATE "$<${vigil_web_small}:-Oz;-flto;-fno-rtti>")
-target_compile_options(vigil_core PRIVATE "$<${vigil_web_small}:-flto>")
+foreach(core_library IN LISTS VIGIL_CORE_LIBRARIES)
+  target_compile_options(${core_library} PRIVATE "$<${vigil_web_small}:-flto>")
+endforeach()
 target_link_options(vigil_web PRIVATE "$<${vigil_web_small}:-Oz;-flto>")
 # The font is compiled in (ui_font.cmake) and nothing else reads files: no virtual file system,
 # about 50 KB less JavaScript.

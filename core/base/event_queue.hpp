@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
-namespace vigil::sim {
+namespace vigil {
 
 // Events in virtual time. Earliest first; events at the same instant come out in the order they
 // were pushed, so a simulation is deterministic whatever the heap does internally. The heap
@@ -76,4 +76,4 @@ class EventQueue {
   std::uint64_t next_order_ = 0;
 };
 
-}  // namespace vigil::sim
+}  // namespace vigil

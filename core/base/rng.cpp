@@ -1,9 +1,9 @@
-#include "sim/rng.hpp"
+#include <vigil/base/rng.hpp>
 
 #include <cmath>
 #include <numbers>
 
-namespace vigil::sim {
+namespace vigil {
 
 std::uint32_t Rng::next_u32() {
   state_ += 0x6D2B79F5u;
@@ -39,4 +39,4 @@ Rng Rng::fork(std::uint32_t stream) const {
   return Rng(x ^ (x >> 16));
 }
 
-}  // namespace vigil::sim
+}  // namespace vigil

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace vigil::sim {
+namespace vigil {
 
 // Seeded pseudo-random numbers for every simulation in vigil.
 //
@@ -45,4 +45,4 @@ class Rng {
   std::uint32_t state_;
 };
 
-}  // namespace vigil::sim
+}  // namespace vigil

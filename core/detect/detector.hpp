@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::detect {
 

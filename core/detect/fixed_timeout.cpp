@@ -1,4 +1,4 @@
-#include "detect/fixed_timeout.hpp"
+#include <vigil/detect/fixed_timeout.hpp>
 
 namespace vigil::detect {
 

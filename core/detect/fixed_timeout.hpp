@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "base/result.hpp"
-#include "detect/detector.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/detect/detector.hpp>
 
 namespace vigil::detect {
 

@@ -1,4 +1,4 @@
-#include "detect/inter_arrival_window.hpp"
+#include <vigil/detect/inter_arrival_window.hpp>
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "detect/phi.hpp"
+#include <vigil/detect/phi.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "detect/phi_accrual.hpp"
+#include <vigil/detect/phi_accrual.hpp>
 
 #include <algorithm>
 #include <cmath>

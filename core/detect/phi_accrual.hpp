@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "detect/inter_arrival_window.hpp"
-#include "detect/phi.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/detect/inter_arrival_window.hpp>
+#include <vigil/detect/phi.hpp>
 
 namespace vigil::detect {
 

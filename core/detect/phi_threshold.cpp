@@ -1,4 +1,4 @@
-#include "detect/phi_threshold.hpp"
+#include <vigil/detect/phi_threshold.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "base/result.hpp"
-#include "detect/detector.hpp"
-#include "detect/phi_accrual.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/detect/detector.hpp>
+#include <vigil/detect/phi_accrual.hpp>
 
 namespace vigil::detect {
 

@@ -1,4 +1,4 @@
-#include "detect/qos.hpp"
+#include <vigil/detect/qos.hpp>
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 #include <span>
 #include <vector>
 
-#include "base/time.hpp"
-#include "detect/detector.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/detect/detector.hpp>
 
 namespace vigil::detect {
 

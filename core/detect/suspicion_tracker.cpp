@@ -1,4 +1,4 @@
-#include "detect/suspicion_tracker.hpp"
+#include <vigil/detect/suspicion_tracker.hpp>
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::detect {
 

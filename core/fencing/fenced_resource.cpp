@@ -1,4 +1,4 @@
-#include "fencing/fenced_resource.hpp"
+#include <vigil/fencing/fenced_resource.hpp>
 
 #include <algorithm>
 #include <utility>

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "base/result.hpp"
-#include "fencing/lease_issuer.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/fencing/lease_issuer.hpp>
 
 namespace vigil::fencing {
 

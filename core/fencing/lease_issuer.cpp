@@ -1,4 +1,4 @@
-#include "fencing/lease_issuer.hpp"
+#include <vigil/fencing/lease_issuer.hpp>
 
 #include <limits>
 

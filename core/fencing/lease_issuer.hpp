@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
 
 namespace vigil::fencing {
 

@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "fencing/lease_issuer.hpp"
-#include "lab/table.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/fencing/lease_issuer.hpp>
 
 namespace vigil::fencing {
 
@@ -97,9 +96,5 @@ struct StaleLeaderResult {
 
 // Deterministic: the same options give the same events, in the browser and on the command line.
 Result<StaleLeaderResult> run_stale_leader(const StaleLeaderOptions& options);
-
-// The timeline as `vigil lab fencing` prints it (table "timeline", facts and flags); the web
-// demo's state() carries the same rows.
-lab::Report stale_leader_report(const StaleLeaderResult& result, const StaleLeaderOptions& options);
 
 }  // namespace vigil::fencing

@@ -1,4 +1,4 @@
-#include "gossip/heartbeat_cluster.hpp"
+#include <vigil/gossip/heartbeat_cluster.hpp>
 
 #include <string>
 
@@ -52,7 +52,7 @@ Verdict HeartbeatCluster::verdict(std::size_t observer, std::size_t member) cons
   return Verdict::alive;
 }
 
-void HeartbeatCluster::step(sim::Rng& rng) {
+void HeartbeatCluster::step(Rng& rng) {
   const int r = ++round_;
   for (std::size_t i = 0; i < n_; ++i) {
     if (!up_[i]) continue;

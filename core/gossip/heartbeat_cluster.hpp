@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/result.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::gossip {
 
@@ -43,7 +43,7 @@ class HeartbeatCluster {
 
   // One gossip round; draws f targets per live member in member order, then a loss draw per
   // message to a live member when loss > 0.
-  void step(sim::Rng& rng);
+  void step(Rng& rng);
   // The member stops bumping, sending and receiving from the next round on.
   void crash(std::size_t member);
 

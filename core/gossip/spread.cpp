@@ -1,4 +1,4 @@
-#include "gossip/spread.hpp"
+#include <vigil/gossip/spread.hpp>
 
 #include <cmath>
 
@@ -52,7 +52,7 @@ int default_max_rounds(std::size_t nodes) {
   return 10 * (log2n + 10);
 }
 
-Result<SpreadResult> spread(const SpreadOptions& o, sim::Rng& rng) {
+Result<SpreadResult> spread(const SpreadOptions& o, Rng& rng) {
   if (auto s = o.validate(); !s) return s.error();
   const auto n = static_cast<std::uint32_t>(o.nodes);
   const auto live = static_cast<std::uint32_t>(o.nodes - o.dead);  // members [live, n) are dead

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::gossip {
 
@@ -59,6 +59,6 @@ struct SpreadResult {
 // one reproducible sequence. Push draws exactly like the reference script (informed members in
 // index order, f targets each, `below(n - 1)` shifted past the sender), so with its seed 44
 // its table comes out exactly; loss draws are made only when loss > 0.
-Result<SpreadResult> spread(const SpreadOptions& options, sim::Rng& rng);
+Result<SpreadResult> spread(const SpreadOptions& options, Rng& rng);
 
 }  // namespace vigil::gossip

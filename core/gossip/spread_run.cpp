@@ -1,13 +1,13 @@
-#include "gossip/spread_run.hpp"
+#include <vigil/gossip/spread_run.hpp>
 
 namespace vigil::gossip {
 
-Result<SpreadRun> SpreadRun::create(const SpreadOptions& options, sim::Rng rng) {
+Result<SpreadRun> SpreadRun::create(const SpreadOptions& options, Rng rng) {
   if (auto s = options.validate(); !s) return s.error();
   return SpreadRun(options, rng);
 }
 
-SpreadRun::SpreadRun(const SpreadOptions& options, sim::Rng rng)
+SpreadRun::SpreadRun(const SpreadOptions& options, Rng rng)
     : options_(options),
       rng_(rng),
       live_(static_cast<std::uint32_t>(options.nodes - options.dead)),

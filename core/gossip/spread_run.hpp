@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "base/result.hpp"
-#include "gossip/spread.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/gossip/spread.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::gossip {
 
@@ -20,7 +20,7 @@ class SpreadRun {
   // learned_round() of a member that does not know (yet); dead members never do.
   static constexpr std::uint32_t kNever = 0xFFFFFFFFu;
 
-  static Result<SpreadRun> create(const SpreadOptions& options, sim::Rng rng);
+  static Result<SpreadRun> create(const SpreadOptions& options, Rng rng);
 
   // Runs the next round; false, changing nothing, once done().
   bool step();
@@ -48,15 +48,15 @@ class SpreadRun {
   const std::vector<std::uint64_t>& messages_by_round() const { return messages_by_round_; }
 
   const SpreadOptions& options() const { return options_; }
-  const sim::Rng& rng() const { return rng_; }
+  const Rng& rng() const { return rng_; }
   // What spread() returns for a run of the rounds so far (finished or not).
   SpreadResult result() const;
 
  private:
-  SpreadRun(const SpreadOptions& options, sim::Rng rng);
+  SpreadRun(const SpreadOptions& options, Rng rng);
 
   SpreadOptions options_;
-  sim::Rng rng_;
+  Rng rng_;
   std::uint32_t live_;
   int cap_;
   int round_ = 0;

@@ -1,4 +1,4 @@
-#include "gossip/theory.hpp"
+#include <vigil/gossip/theory.hpp>
 
 #include <cmath>
 

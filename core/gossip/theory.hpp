@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "gossip/spread.hpp"
+#include <vigil/gossip/spread.hpp>
 
 namespace vigil::gossip {
 

@@ -1,10 +1,10 @@
-#include "lab/detectors_experiment.hpp"
+#include <vigil/lab/detectors_experiment.hpp>
 
 #include <algorithm>
 
-#include "detect/fixed_timeout.hpp"
-#include "detect/phi_threshold.hpp"
-#include "detect/qos.hpp"
+#include <vigil/detect/fixed_timeout.hpp>
+#include <vigil/detect/phi_threshold.hpp>
+#include <vigil/detect/qos.hpp>
 
 namespace vigil::lab {
 
@@ -86,7 +86,7 @@ Result<std::vector<DetectorsRow>> run_detectors(const DetectorsOptions& options,
                                                 const Progress& progress) {
   if (auto s = options.validate(); !s) return s.error();
   std::vector<DetectorsRow> rows;
-  const sim::Rng root(options.seed);
+  const Rng root(options.seed);
   const int total = options.runs * static_cast<int>(options.scenarios.size());
   int done = 0;
   for (const auto& scenario : options.scenarios) {

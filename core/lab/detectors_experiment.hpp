@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "detect/detector.hpp"
-#include "lab/progress.hpp"
-#include "lab/table.hpp"
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/detect/detector.hpp>
+#include <vigil/lab/progress.hpp>
+#include <vigil/lab/table.hpp>
+#include <vigil/sim/heartbeat_stream.hpp>
 
 namespace vigil::lab {
 

@@ -1,13 +1,13 @@
-#include "lab/gossip_experiments.hpp"
+#include <vigil/lab/gossip_experiments.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "gossip/heartbeat_cluster.hpp"
-#include "gossip/theory.hpp"
-#include "sim/rng.hpp"
+#include <vigil/gossip/heartbeat_cluster.hpp>
+#include <vigil/gossip/theory.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::lab {
 
@@ -53,7 +53,7 @@ Status GossipOptions::validate() const {
 Result<GossipResult> run_gossip(const GossipOptions& o, const Progress& progress) {
   if (auto s = o.validate(); !s) return s.error();
   const gossip::SpreadOptions spread = o.spread_options();
-  sim::Rng rng(o.seed);
+  Rng rng(o.seed);
   GossipResult r;
   r.trials = o.trials;
   std::vector<std::vector<std::uint32_t>> curves;
@@ -151,7 +151,7 @@ Status GossipTableOptions::validate() const {
 Result<std::vector<GossipTableRow>> run_gossip_table(const GossipTableOptions& o,
                                                      const Progress& progress) {
   if (auto s = o.validate(); !s) return s.error();
-  sim::Rng rng(o.seed);
+  Rng rng(o.seed);
   std::vector<GossipTableRow> rows;
   const int total = static_cast<int>(o.nodes.size() * o.fanouts.size()) * o.trials;
   int done = 0;
@@ -239,7 +239,7 @@ Result<std::vector<MembershipRow>> run_membership(const MembershipOptions& o,
       auto cluster = gossip::HeartbeatCluster::create(c);
       if (!cluster) return cluster.error();
       gossip::HeartbeatCluster& hb = *cluster;
-      sim::Rng rng = sim::Rng(o.seed).fork(static_cast<std::uint32_t>(trial));
+      Rng rng = Rng(o.seed).fork(static_cast<std::uint32_t>(trial));
       for (int r = 0; r < o.rounds; ++r) {
         hb.step(rng);
         const std::uint64_t wrong = hb.false_suspicions();

@@ -1,4 +1,4 @@
-#include "lab/hysteresis_sweep.hpp"
+#include <vigil/lab/hysteresis_sweep.hpp>
 
 #include <cmath>
 

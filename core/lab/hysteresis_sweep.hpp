@@ -4,9 +4,9 @@
 #include <optional>
 #include <vector>
 
-#include "base/result.hpp"
-#include "lab/retry_experiments.hpp"
-#include "retry/settle_run.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/lab/retry_experiments.hpp>
+#include <vigil/retry/settle_run.hpp>
 
 namespace vigil::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/retry_experiments.hpp"
+#include <vigil/lab/retry_experiments.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "lab/progress.hpp"
-#include "lab/table.hpp"
-#include "retry/chain.hpp"
-#include "retry/fleet.hpp"
-#include "retry/hysteresis.hpp"
-#include "retry/overload_server.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/lab/progress.hpp>
+#include <vigil/lab/table.hpp>
+#include <vigil/retry/chain.hpp>
+#include <vigil/retry/fleet.hpp>
+#include <vigil/retry/hysteresis.hpp>
+#include <vigil/retry/overload_server.hpp>
 
 namespace vigil::lab {
 

@@ -1,7 +1,7 @@
 // `retry fleet` and `retry server`: the two retry-storm simulations driven by random events.
 #include <cstdio>
 
-#include "lab/retry_experiments.hpp"
+#include <vigil/lab/retry_experiments.hpp>
 
 namespace vigil::lab {
 

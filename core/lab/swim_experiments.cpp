@@ -1,4 +1,4 @@
-#include "lab/swim_experiments.hpp"
+#include <vigil/lab/swim_experiments.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 namespace vigil::lab {
 

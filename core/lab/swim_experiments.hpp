@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "lab/progress.hpp"
-#include "lab/table.hpp"
-#include "swim/config.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/lab/progress.hpp>
+#include <vigil/lab/table.hpp>
+#include <vigil/swim/config.hpp>
 
 namespace vigil::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/table.hpp"
+#include <vigil/lab/table.hpp>
 
 #include <algorithm>
 #include <cmath>

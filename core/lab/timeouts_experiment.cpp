@@ -1,12 +1,12 @@
-#include "lab/timeouts_experiment.hpp"
+#include <vigil/lab/timeouts_experiment.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <span>
 #include <string>
 
-#include "detect/phi.hpp"
-#include "sim/rng.hpp"
+#include <vigil/detect/phi.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::lab {
 
@@ -24,7 +24,7 @@ Status TimeoutsOptions::validate() const {
 
 Result<TimeoutsResult> run_timeouts(const TimeoutsOptions& options) {
   if (auto s = options.validate(); !s) return s.error();
-  sim::Rng rng(options.seed);
+  Rng rng(options.seed);
   TimeoutsResult result;
   const double spread = 0.15 * options.interval_ms;  // 150 ms at the default 1 s interval
   result.gaps_ms.reserve(static_cast<std::size_t>(options.gaps));

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/result.hpp"
-#include "lab/table.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/lab/table.hpp>
 
 namespace vigil::lab {
 

@@ -1,4 +1,4 @@
-#include "retry/backoff.hpp"
+#include <vigil/retry/backoff.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -58,7 +58,7 @@ double Backoff::ceiling(int retry) const {
   return std::min(cap_s, std::ldexp(base_s, std::clamp(retry, 0, 2000)));
 }
 
-double Backoff::delay(int retry, double previous_s, sim::Rng& rng) const {
+double Backoff::delay(int retry, double previous_s, Rng& rng) const {
   switch (strategy) {
     case BackoffStrategy::none:
       return immediate_s;

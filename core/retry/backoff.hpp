@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
 
@@ -38,7 +38,7 @@ struct Backoff {
   // before the first retry); only the decorrelated strategy reads it. Jittered strategies draw
   // exactly one uniform, the others none, so a simulation's random stream does not depend on
   // which deterministic strategy it runs.
-  double delay(int retry, double previous_s, sim::Rng& rng) const;
+  double delay(int retry, double previous_s, Rng& rng) const;
 };
 
 }  // namespace vigil::retry

@@ -1,4 +1,4 @@
-#include "retry/chain.hpp"
+#include <vigil/retry/chain.hpp>
 
 #include <cmath>
 #include <string>

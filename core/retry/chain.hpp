@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::retry {
 

@@ -1,4 +1,4 @@
-#include "retry/fleet.hpp"
+#include <vigil/retry/fleet.hpp>
 
 #include <algorithm>
 #include <cmath>

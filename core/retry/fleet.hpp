@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/result.hpp"
-#include "retry/backoff.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/retry/backoff.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
 
@@ -61,7 +61,7 @@ class Fleet {
   void schedule(int client, std::int64_t tick, double delay_s);
 
   FleetOptions options_;
-  sim::Rng rng_;
+  Rng rng_;
   std::vector<std::vector<std::int32_t>> calendar_;  // clients due, per tick
   std::vector<int> retries_made_;
   std::vector<double> previous_delay_;

@@ -1,4 +1,4 @@
-#include "retry/hysteresis.hpp"
+#include <vigil/retry/hysteresis.hpp>
 
 #include <algorithm>
 #include <cmath>

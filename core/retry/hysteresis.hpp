@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::retry {
 

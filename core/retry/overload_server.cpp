@@ -1,4 +1,4 @@
-#include "retry/overload_server.hpp"
+#include <vigil/retry/overload_server.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kMitigationList = "none, all, or a comma list of budget,quota,deadline,shed";
 
-double exponential(sim::Rng& rng, double mean) {
+double exponential(Rng& rng, double mean) {
   // 1 - u keeps the logarithm's argument in (0, 1].
   return -mean * std::log(1.0 - rng.uniform());
 }
@@ -93,9 +93,9 @@ Result<OverloadServer> OverloadServer::create(const ServerOptions& options) {
 // how long they take to serve.
 OverloadServer::OverloadServer(const ServerOptions& options)
     : options_(options),
-      arrivals_(sim::Rng(options.seed).fork(1)),
-      service_(sim::Rng(options.seed).fork(2)),
-      backoff_(sim::Rng(options.seed).fork(3)),
+      arrivals_(Rng(options.seed).fork(1)),
+      service_(Rng(options.seed).fork(2)),
+      backoff_(Rng(options.seed).fork(3)),
       budget_(options.budget),
       quota_(options.quota) {
   push(exponential(arrivals_, 1.0 / options_.arrival_rps), Kind::arrival, 0);

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "retry/backoff.hpp"
-#include "retry/retry_budget.hpp"
-#include "retry/retry_quota.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/retry/backoff.hpp>
+#include <vigil/retry/retry_budget.hpp>
+#include <vigil/retry/retry_quota.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
 
@@ -139,7 +139,7 @@ class OverloadServer {
   ServerSecond& bucket() { return current_; }
 
   ServerOptions options_;
-  sim::Rng arrivals_, service_, backoff_;
+  Rng arrivals_, service_, backoff_;
   RetryBudget budget_;
   RetryQuota quota_;
   std::priority_queue<Event, std::vector<Event>, Later> events_;

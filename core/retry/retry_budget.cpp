@@ -1,4 +1,4 @@
-#include "retry/retry_budget.hpp"
+#include <vigil/retry/retry_budget.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "retry/retry_quota.hpp"
+#include <vigil/retry/retry_quota.hpp>
 
 #include <algorithm>
 

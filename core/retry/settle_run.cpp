@@ -1,4 +1,4 @@
-#include "retry/settle_run.hpp"
+#include <vigil/retry/settle_run.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "retry/hysteresis.hpp"
+#include <vigil/retry/hysteresis.hpp>
 
 namespace vigil::retry {
 

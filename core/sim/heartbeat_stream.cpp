@@ -1,4 +1,4 @@
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/sim/heartbeat_stream.hpp>
 
 #include <cmath>
 #include <string>

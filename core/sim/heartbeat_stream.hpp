@@ -4,10 +4,10 @@
 #include <optional>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "sim/event_queue.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/base/event_queue.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/network.hpp"
+#include <vigil/sim/network.hpp>
 
 #include <cmath>
 #include <string>

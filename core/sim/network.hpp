@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "sim/heartbeat_stream.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/sim/heartbeat_stream.hpp>
+#include <vigil/base/rng.hpp>
 
 namespace vigil::sim {
 

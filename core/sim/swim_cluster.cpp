@@ -1,4 +1,4 @@
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 #include <algorithm>
 #include <cmath>

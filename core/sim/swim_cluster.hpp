@@ -9,14 +9,14 @@
 #include <variant>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "sim/event_queue.hpp"
-#include "sim/network.hpp"
-#include "sim/rng.hpp"
-#include "swim/config.hpp"
-#include "swim/counters.hpp"
-#include "swim/node.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/base/event_queue.hpp>
+#include <vigil/sim/network.hpp>
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/config.hpp>
+#include <vigil/swim/counters.hpp>
+#include <vigil/swim/node.hpp>
 
 namespace vigil::sim {
 

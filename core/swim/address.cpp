@@ -1,4 +1,4 @@
-#include "swim/address.hpp"
+#include <vigil/swim/address.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "swim/awareness.hpp"
+#include <vigil/swim/awareness.hpp>
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::swim {
 

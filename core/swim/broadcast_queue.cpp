@@ -1,4 +1,4 @@
-#include "swim/broadcast_queue.hpp"
+#include <vigil/swim/broadcast_queue.hpp>
 
 #include <cmath>
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::swim {
 

@@ -1,4 +1,4 @@
-#include "swim/config.hpp"
+#include <vigil/swim/config.hpp>
 
 namespace vigil::swim {
 

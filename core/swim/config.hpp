@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
 
 namespace vigil::swim {
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::swim {
 

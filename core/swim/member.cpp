@@ -1,4 +1,4 @@
-#include "swim/member.hpp"
+#include <vigil/swim/member.hpp>
 
 namespace vigil::swim {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "base/time.hpp"
-#include "swim/address.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::swim {
 

@@ -1,4 +1,4 @@
-#include "swim/member_index.hpp"
+#include <vigil/swim/member_index.hpp>
 
 #include <functional>
 #include <utility>

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "swim/member.hpp"
+#include <vigil/swim/member.hpp>
 
 namespace vigil::swim {
 

@@ -1,9 +1,9 @@
-#include "swim/node.hpp"
+#include <vigil/swim/node.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 namespace vigil::swim {
 
@@ -40,7 +40,7 @@ Millis push_pull_scale(Millis interval, std::size_t n) {
 
 }  // namespace
 
-Result<Node> Node::create(Config config, std::string name, Address address, sim::Rng rng,
+Result<Node> Node::create(Config config, std::string name, Address address, Rng rng,
                           Incarnation incarnation, wire::Bytes meta) {
   if (auto s = config.validate(); !s) return s.error();
   if (name.empty()) return Error{"a node needs a name"};
@@ -48,7 +48,7 @@ Result<Node> Node::create(Config config, std::string name, Address address, sim:
   return Node(std::move(config), std::move(name), address, rng, incarnation, std::move(meta));
 }
 
-Node::Node(Config config, std::string name, Address address, sim::Rng rng, Incarnation incarnation,
+Node::Node(Config config, std::string name, Address address, Rng rng, Incarnation incarnation,
            wire::Bytes meta)
     : config_(std::move(config)),
       self_name_(std::move(name)),

@@ -12,22 +12,22 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "sim/rng.hpp"
-#include "swim/address.hpp"
-#include "swim/awareness.hpp"
-#include "swim/broadcast_queue.hpp"
-#include "swim/config.hpp"
-#include "swim/counters.hpp"
-#include "swim/member.hpp"
-#include "swim/member_index.hpp"
-#include "swim/outbox.hpp"
-#include "swim/suspicion.hpp"
-#include "wire/cipher.hpp"
-#include "wire/codec.hpp"
-#include "wire/messages.hpp"
-#include "wire/stream_frame.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/swim/awareness.hpp>
+#include <vigil/swim/broadcast_queue.hpp>
+#include <vigil/swim/config.hpp>
+#include <vigil/swim/counters.hpp>
+#include <vigil/swim/member.hpp>
+#include <vigil/swim/member_index.hpp>
+#include <vigil/swim/outbox.hpp>
+#include <vigil/swim/suspicion.hpp>
+#include <vigil/wire/cipher.hpp>
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/messages.hpp>
+#include <vigil/wire/stream_frame.hpp>
 
 namespace vigil::swim {
 
@@ -42,7 +42,7 @@ inline const wire::Bytes kVersions = {1, 5, 2, 2, 5, 5};
 // the Rng it is given, so a simulation replays exactly from its seed.
 class Node {
  public:
-  static Result<Node> create(Config config, std::string name, Address address, sim::Rng rng,
+  static Result<Node> create(Config config, std::string name, Address address, Rng rng,
                              Incarnation incarnation = 1, wire::Bytes meta = {});
   Node(Node&&) = default;
   Node& operator=(Node&&) = default;
@@ -159,7 +159,7 @@ class Node {
     Millis state_change;
   };
 
-  Node(Config config, std::string name, Address address, sim::Rng rng, Incarnation incarnation,
+  Node(Config config, std::string name, Address address, Rng rng, Incarnation incarnation,
        wire::Bytes meta);
 
   // Timers.
@@ -246,7 +246,7 @@ class Node {
   std::shared_ptr<const wire::Cipher> cipher_;
   std::string self_name_;
   Address self_address_;
-  sim::Rng rng_;
+  Rng rng_;
   Awareness awareness_;
   BroadcastQueue broadcasts_;
   Counters counters_;

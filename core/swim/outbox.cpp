@@ -1,4 +1,4 @@
-#include "swim/outbox.hpp"
+#include <vigil/swim/outbox.hpp>
 
 namespace vigil::swim {
 

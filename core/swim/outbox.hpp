@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "base/time.hpp"
-#include "swim/address.hpp"
-#include "swim/member.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/swim/member.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::swim {
 

@@ -1,4 +1,4 @@
-#include "swim/suspicion.hpp"
+#include <vigil/swim/suspicion.hpp>
 
 #include <algorithm>
 #include <cmath>

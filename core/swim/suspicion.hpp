@@ -3,7 +3,7 @@
 #include <set>
 #include <string>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::swim {
 

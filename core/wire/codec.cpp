@@ -1,4 +1,4 @@
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 #include <algorithm>
 #include <concepts>
@@ -7,9 +7,9 @@
 #include <utility>
 #include <variant>
 
-#include "wire/crc32.hpp"
-#include "wire/lzw.hpp"
-#include "wire/msgpack.hpp"
+#include <vigil/wire/crc32.hpp>
+#include <vigil/wire/lzw.hpp>
+#include <vigil/wire/msgpack.hpp>
 
 namespace vigil::wire {
 

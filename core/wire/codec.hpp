@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/wire/messages.hpp>
 
 // memberlist's UDP framing: single messages, compound messages, the CRC wrapper and the label
 // header, plus the push-pull exchange. Decoding is total: every byte string yields either a value

@@ -1,4 +1,4 @@
-#include "wire/crc32.hpp"
+#include <vigil/wire/crc32.hpp>
 
 #include <array>
 

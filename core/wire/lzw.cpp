@@ -1,4 +1,4 @@
-#include "wire/lzw.hpp"
+#include <vigil/wire/lzw.hpp>
 
 #include <array>
 #include <memory>

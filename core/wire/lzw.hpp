@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <span>
 
-#include "base/result.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/wire/messages.hpp>
 
 // The LZW variant of Go's compress/lzw with least-significant-bit-first packing and 8-bit
 // literals: what memberlist uses inside its compress messages (type 9), so vigil can read what

@@ -1,4 +1,4 @@
-#include "wire/msgpack.hpp"
+#include <vigil/wire/msgpack.hpp>
 
 namespace vigil::wire::msgpack {
 

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::wire {
 

@@ -1,9 +1,9 @@
-#include "wire/packet_summary.hpp"
+#include <vigil/wire/packet_summary.hpp>
 
 #include <type_traits>
 #include <variant>
 
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 namespace vigil::wire {
 

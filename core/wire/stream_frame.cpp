@@ -1,6 +1,6 @@
-#include "wire/stream_frame.hpp"
+#include <vigil/wire/stream_frame.hpp>
 
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 namespace vigil::wire {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
-#include "wire/cipher.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/wire/cipher.hpp>
+#include <vigil/wire/messages.hpp>
 
 // memberlist's framing of one message (push-pull, ping, ack, error) on a TCP stream: an optional
 // label header, then the message itself or, with encryption, an encrypted envelope

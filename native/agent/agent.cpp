@@ -76,7 +76,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   if (!config) return config.error();
   config->label = options.label;
   std::random_device entropy;
-  const sim::Rng rng(entropy());
+  const Rng rng(entropy());
   auto node = swim::Node::create(*config, options.name, options.bind, rng.fork(1));
   if (!node) return node.error();
   std::unique_ptr<Agent> agent(new Agent(options, std::move(node).value(), rng.fork(2)));
@@ -138,7 +138,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   return agent;
 }
 
-Agent::Agent(const AgentOptions& options, swim::Node node, sim::Rng rng)
+Agent::Agent(const AgentOptions& options, swim::Node node, Rng rng)
     : options_(options),
       node_(std::move(node)),
       faults_(rng),

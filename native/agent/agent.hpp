@@ -15,11 +15,11 @@
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 #include "cli/endpoint.hpp"
 #include "http/lws_host.hpp"
-#include "sim/event_queue.hpp"
-#include "swim/node.hpp"
+#include <vigil/base/event_queue.hpp>
+#include <vigil/swim/node.hpp>
 
 namespace vigil::native {
 
@@ -75,7 +75,7 @@ class Agent : private RawHandler {
     wire::Bytes bytes;
   };
 
-  Agent(const AgentOptions& options, swim::Node node, sim::Rng rng);
+  Agent(const AgentOptions& options, swim::Node node, Rng rng);
   Status open_sockets();
   Millis now() const;
   AgentViewContext view_at(Millis at) const;
@@ -135,7 +135,7 @@ class Agent : private RawHandler {
   PacketLog packets_;
   AuthLimiter auth_;  // wrong tokens per remote address, across connections
   std::unique_ptr<LwsHost> http_;
-  sim::EventQueue<Delayed> delayed_;
+  EventQueue<Delayed> delayed_;
   // Declared before streams_, which are destroyed first and give their bytes back here.
   StreamStats stream_stats_;
   std::size_t stream_buffered_ = 0;  // input buffer capacity reserved by all streams

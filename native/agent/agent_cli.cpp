@@ -18,7 +18,7 @@
 #include "cli/tls_flags.hpp"
 #include "crypto/key_source.hpp"
 #include "http/origin_policy.hpp"
-#include "swim/config.hpp"
+#include <vigil/swim/config.hpp>
 
 namespace vigil::native {
 

@@ -8,7 +8,7 @@
 #include "agent/serf_tags.hpp"
 #include "http/limit_metrics.hpp"
 #include "http/prometheus_text.hpp"
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::native {
 

@@ -9,9 +9,9 @@
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "http/lws_host.hpp"
-#include "swim/node.hpp"
+#include <vigil/swim/node.hpp>
 
 namespace vigil::native {
 

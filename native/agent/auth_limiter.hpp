@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "http/token_bucket.hpp"
 
 namespace vigil::native {

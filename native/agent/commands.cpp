@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <openssl/crypto.h>
 
-#include "swim/config.hpp"
+#include <vigil/swim/config.hpp>
 
 namespace vigil::native {
 

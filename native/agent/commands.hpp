@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "agent/fault_injector.hpp"
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::native {
 

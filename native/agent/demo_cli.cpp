@@ -23,7 +23,7 @@
 #include "crypto/key_source.hpp"
 #include "http/http_get.hpp"
 #include "http/lws_host.hpp"
-#include "swim/config.hpp"
+#include <vigil/swim/config.hpp>
 
 namespace vigil::native {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/sim/heartbeat_stream.hpp>
 
 namespace vigil::native {
 

@@ -3,10 +3,10 @@
 #include <optional>
 #include <set>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
-#include "sim/rng.hpp"
-#include "swim/address.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/address.hpp>
 
 namespace vigil::native {
 
@@ -24,7 +24,7 @@ struct FaultSettings {
 
 class FaultInjector {
  public:
-  explicit FaultInjector(sim::Rng rng) : rng_(rng) {}
+  explicit FaultInjector(Rng rng) : rng_(rng) {}
 
   Status configure(const FaultSettings& settings);
   const FaultSettings& settings() const { return settings_; }
@@ -45,7 +45,7 @@ class FaultInjector {
  private:
   std::optional<Millis> apply(bool direction_enabled);
 
-  sim::Rng rng_;
+  Rng rng_;
   FaultSettings settings_;
   std::set<swim::Address> blocked_;
   Millis paused_until_{0};

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "base/time.hpp"
-#include "swim/outbox.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/swim/outbox.hpp>
 
 namespace vigil::native {
 

@@ -9,7 +9,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "http/http_get.hpp"
-#include "lab/table.hpp"
+#include <vigil/lab/table.hpp>
 
 namespace vigil::native {
 

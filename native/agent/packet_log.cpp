@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "http/prometheus_text.hpp"
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 namespace vigil::native {
 

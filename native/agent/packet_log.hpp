@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "http/lws_host.hpp"
 #include "http/token_bucket.hpp"
-#include "swim/node.hpp"
-#include "wire/packet_summary.hpp"
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/packet_summary.hpp>
 
 namespace vigil::native {
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "base/time.hpp"
-#include "detect/phi_accrual.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/detect/phi_accrual.hpp>
 
 namespace vigil::native {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "swim/outbox.hpp"
+#include <vigil/swim/outbox.hpp>
 
 namespace vigil::native {
 

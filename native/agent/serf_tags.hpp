@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
-#include "swim/address.hpp"
-#include "wire/msgpack.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/wire/msgpack.hpp>
 
 namespace vigil::native {
 

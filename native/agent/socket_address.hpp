@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
-#include "swim/address.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/swim/address.hpp>
 
 namespace vigil::native {
 

@@ -11,7 +11,7 @@
 
 #include "agent/agent.hpp"
 #include "http/prometheus_text.hpp"
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 namespace vigil::native {
 

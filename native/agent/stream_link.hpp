@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "http/lws_host.hpp"
-#include "swim/address.hpp"
-#include "swim/counters.hpp"
-#include "wire/messages.hpp"
+#include <vigil/swim/address.hpp>
+#include <vigil/swim/counters.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::native {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::cli {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
 
 namespace vigil::cli {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::cli {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::native {
 

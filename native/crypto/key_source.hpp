@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/wire/messages.hpp>
 
 // Where an agent's gossip keys come from, as Serf takes them: `-encrypt KEY` and `-keyring-file`.
 namespace vigil::native {

@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 #include "crypto/aes_gcm.hpp"
-#include "wire/cipher.hpp"
+#include <vigil/wire/cipher.hpp>
 
 namespace vigil::native {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "base/result.hpp"
-#include "base/time.hpp"
+#include <vigil/base/result.hpp>
+#include <vigil/base/time.hpp>
 
 namespace vigil::native {
 

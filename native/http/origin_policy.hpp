@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 
 namespace vigil::native {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::native {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 #include "http/static_rules.hpp"
 
 namespace vigil::native {

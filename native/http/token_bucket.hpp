@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::native {
 

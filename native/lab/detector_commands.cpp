@@ -1,10 +1,10 @@
 // `vigil lab phi|detectors|timeouts`: heartbeats, timeouts and phi accrual.
 #include <limits>
 
-#include "detect/phi.hpp"
-#include "lab/detectors_experiment.hpp"
+#include <vigil/detect/phi.hpp>
+#include <vigil/lab/detectors_experiment.hpp>
 #include "lab/lab_command.hpp"
-#include "lab/timeouts_experiment.hpp"
+#include <vigil/lab/timeouts_experiment.hpp>
 
 namespace vigil::native {
 

@@ -2,7 +2,7 @@
 // resource's fencing token check stops the old leader's late write.
 #include "lab/fencing_commands.hpp"
 
-#include "fencing/stale_leader.hpp"
+#include <vigil/lab/fencing_report.hpp>
 
 namespace vigil::native {
 
@@ -37,7 +37,7 @@ Result<lab::Report> run_fencing(const Args& args, std::uint32_t) {
   o.resource_participates = *participate;
   auto r = fencing::run_stale_leader(o);
   if (!r) return r.error();
-  return fencing::stale_leader_report(*r, o);
+  return lab::stale_leader_report(*r, o);
 }
 
 }  // namespace

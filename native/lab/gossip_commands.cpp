@@ -1,6 +1,6 @@
 // `vigil lab gossip|membership|heartbeats`: epidemic spread and heartbeat-counter membership.
-#include "gossip/spread.hpp"
-#include "lab/gossip_experiments.hpp"
+#include <vigil/gossip/spread.hpp>
+#include <vigil/lab/gossip_experiments.hpp>
 #include "lab/lab_command.hpp"
 
 namespace vigil::native {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "base/result.hpp"
+#include <vigil/base/result.hpp>
 #include "cli/args.hpp"
-#include "lab/progress.hpp"
-#include "lab/table.hpp"
+#include <vigil/lab/progress.hpp>
+#include <vigil/lab/table.hpp>
 
 namespace vigil::native {
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "lab/lab_command.hpp"
-#include "lab/retry_experiments.hpp"
-#include "retry/backoff.hpp"
+#include <vigil/lab/retry_experiments.hpp>
+#include <vigil/retry/backoff.hpp>
 
 namespace vigil::native {
 

@@ -23,12 +23,12 @@
 #include <thread>
 #include <vector>
 
-#include "sim/rng.hpp"
-#include "wire/codec.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/wire/codec.hpp>
 
 namespace {
 
-using vigil::sim::Rng;
+using vigil::Rng;
 using vigil::wire::Bytes;
 namespace wire = vigil::wire;
 

@@ -3,11 +3,11 @@
 #include <set>
 #include <string>
 
-#include "sim/event_queue.hpp"
-#include "sim/rng.hpp"
+#include <vigil/base/event_queue.hpp>
+#include <vigil/base/rng.hpp>
 
 using vigil::Millis;
-using vigil::sim::EventQueue;
+using vigil::EventQueue;
 
 TEST_CASE("events come out earliest first, ties in push order") {
   EventQueue<std::string> q;
@@ -48,7 +48,7 @@ TEST_CASE("a random schedule comes out exactly as a stable sort by time would or
   // The reference: (time, push number) pairs, ordered; the queue must agree on every pop.
   EventQueue<std::uint64_t> q;
   std::set<std::pair<std::int64_t, std::uint64_t>> reference;
-  vigil::sim::Rng rng(42);
+  vigil::Rng rng(42);
   std::int64_t now = 0;
   std::uint64_t pushed = 0;
   for (int step = 0; step < 200000; ++step) {

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <set>
 
-#include "sim/rng.hpp"
+#include <vigil/base/rng.hpp>
 
-using vigil::sim::Rng;
+using vigil::Rng;
 
 TEST_CASE("mulberry32 matches the common JavaScript generator bit for bit") {
   // Reference values printed by the JavaScript rand() (before its division by 2^32) under Node.

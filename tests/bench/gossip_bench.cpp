@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "gossip/spread.hpp"
-#include "gossip/theory.hpp"
+#include <vigil/gossip/spread.hpp>
+#include <vigil/gossip/theory.hpp>
 
 namespace {
 
@@ -17,7 +17,7 @@ void bench(std::size_t nodes, int fanout, vigil::gossip::Mode mode, int runs, st
   o.nodes = nodes;
   o.fanout = fanout;
   o.mode = mode;
-  vigil::sim::Rng rng(seed);
+  vigil::Rng rng(seed);
   double total_ms = 0.0, best_ms = 1e300, rounds = 0.0, messages = 0.0;
   int finished = 0;
   for (int i = 0; i < runs; ++i) {

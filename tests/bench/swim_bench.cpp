@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 int main(int argc, char** argv) {
   std::size_t nodes = 1000;

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "crypto/keyring.hpp"
-#include "swim/node.hpp"
-#include "wire/codec.hpp"
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
 
 using vigil::Millis;
@@ -48,7 +48,7 @@ wire::Alive alive(int i, const std::string& name) {
 Node sealed_node(const std::string& label, std::shared_ptr<const Keyring> k) {
   Config c = Config::lan();
   c.label = label;
-  auto n = Node::create(c, "a", addr(1), vigil::sim::Rng(7)).value();
+  auto n = Node::create(c, "a", addr(1), vigil::Rng(7)).value();
   n.set_cipher(std::move(k));
   n.add_member(Millis{0}, "b", addr(2));
   n.add_member(Millis{0}, "c", addr(3));

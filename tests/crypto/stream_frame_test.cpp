@@ -3,8 +3,8 @@
 #include "../wire/hex.hpp"
 #include "crypto/keyring.hpp"
 #include "test_keys.hpp"
-#include "wire/codec.hpp"
-#include "wire/stream_frame.hpp"
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/stream_frame.hpp>
 
 using namespace vigil::native;
 using vigil::crypto_testing::key_of;

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::crypto_testing {
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "detect/fixed_timeout.hpp"
+#include <vigil/detect/fixed_timeout.hpp>
 
 using vigil::Millis;
 using vigil::detect::FixedTimeout;

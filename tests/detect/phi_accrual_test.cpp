@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "detect/phi_accrual.hpp"
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/detect/phi_accrual.hpp>
+#include <vigil/sim/heartbeat_stream.hpp>
 
 using vigil::Millis;
 using namespace vigil::detect;
@@ -157,7 +157,7 @@ int runs_with_false_alarm(std::size_t min_gaps, int from_ms, int to_ms, int runs
     hc.interval = Millis{100};
     hc.delay = vigil::sim::DelayModel::normal(80.0, 60.0);
     hc.loss = 0.15;
-    auto stream = vigil::sim::HeartbeatStream::create(hc, vigil::sim::Rng(static_cast<std::uint32_t>(seed))).value();
+    auto stream = vigil::sim::HeartbeatStream::create(hc, vigil::Rng(static_cast<std::uint32_t>(seed))).value();
     auto c = hundred_ms();
     c.min_gaps = min_gaps;
     auto d = make(c);

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "detect/phi.hpp"
+#include <vigil/detect/phi.hpp>
 
 using namespace vigil::detect;
 

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "detect/fixed_timeout.hpp"
-#include "detect/qos.hpp"
+#include <vigil/detect/fixed_timeout.hpp>
+#include <vigil/detect/qos.hpp>
 
 using vigil::Millis;
 using namespace vigil::detect;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "detect/suspicion_tracker.hpp"
+#include <vigil/detect/suspicion_tracker.hpp>
 
 using vigil::Millis;
 using vigil::detect::SuspicionTracker;

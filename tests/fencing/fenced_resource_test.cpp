@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "fencing/fenced_resource.hpp"
+#include <vigil/fencing/fenced_resource.hpp>
 
 using namespace vigil;
 using fencing::Checking;

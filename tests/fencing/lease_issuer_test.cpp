@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "fencing/lease_issuer.hpp"
+#include <vigil/fencing/lease_issuer.hpp>
 
 using namespace vigil;
 using fencing::LeaseIssuer;

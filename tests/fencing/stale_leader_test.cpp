@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "fencing/stale_leader.hpp"
+#include <vigil/fencing/stale_leader.hpp>
+#include <vigil/lab/fencing_report.hpp>
 
 using namespace vigil;
 using fencing::Outcome;
@@ -377,7 +378,7 @@ TEST_CASE("fencing: stale leader: bad options are errors that name the option") 
 TEST_CASE("fencing: stale leader: the report is what `vigil lab fencing` prints") {
   const StaleLeaderOptions o;
   const auto r = run(o);
-  const auto report = fencing::stale_leader_report(r, o);
+  const auto report = lab::stale_leader_report(r, o);
   const auto j = nlohmann::json::parse(lab::render(report, lab::Format::json));
   REQUIRE(j["timeline"].size() == r.events.size());
   const auto& stale = j["timeline"][r.wake_write];

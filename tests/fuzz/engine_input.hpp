@@ -29,10 +29,10 @@
 #include <string>
 #include <vector>
 
-#include "base/time.hpp"
-#include "swim/address.hpp"
-#include "swim/config.hpp"
-#include "wire/messages.hpp"
+#include <vigil/base/time.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/swim/config.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::fuzz {
 

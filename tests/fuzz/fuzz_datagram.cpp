@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "fuzz_keys.hpp"
-#include "wire/codec.hpp"
-#include "wire/lzw.hpp"
-#include "wire/stream_frame.hpp"
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/lzw.hpp>
+#include <vigil/wire/stream_frame.hpp>
 
 namespace {
 

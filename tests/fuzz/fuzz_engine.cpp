@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "engine_input.hpp"
-#include "swim/node.hpp"
-#include "wire/codec.hpp"
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/codec.hpp>
 
 namespace {
 
@@ -231,7 +231,7 @@ struct Harness {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Reader in(data, size);
   const Setup setup = read_setup(in);
-  auto created = swim::Node::create(setup.config, kSelfName, kSelfAddress, sim::Rng(setup.seed));
+  auto created = swim::Node::create(setup.config, kSelfName, kSelfAddress, Rng(setup.seed));
   check(created.ok());
   Harness h{.node = std::move(*created), .label = setup.config.label};
   h.last_incarnation = h.node.incarnation();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "crypto/keyring.hpp"
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::fuzz {
 

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/commands.hpp"
-#include "swim/config.hpp"
+#include <vigil/swim/config.hpp>
 
 namespace {
 

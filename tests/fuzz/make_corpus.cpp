@@ -12,9 +12,9 @@
 #include "engine_input.hpp"
 #include "fuzz_keys.hpp"
 #include "golden_vectors.hpp"
-#include "wire/codec.hpp"
-#include "wire/lzw.hpp"
-#include "wire/stream_frame.hpp"
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/lzw.hpp>
+#include <vigil/wire/stream_frame.hpp>
 
 namespace {
 

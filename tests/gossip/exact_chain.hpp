@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "gossip/spread.hpp"
+#include <vigil/gossip/spread.hpp>
 
 namespace vigil::gossip::testing {
 

@@ -1,4 +1,4 @@
-#include "gossip/heartbeat_cluster.hpp"
+#include <vigil/gossip/heartbeat_cluster.hpp>
 
 #include <doctest/doctest.h>
 
@@ -27,7 +27,7 @@ std::uint64_t false_suspicions(const HeartbeatConfig& c, int rounds, int trials)
   std::uint64_t total = 0;
   for (int t = 0; t < trials; ++t) {
     auto hb = HeartbeatCluster::create(c).value();
-    sim::Rng rng = sim::Rng(77).fork(static_cast<std::uint32_t>(t));
+    Rng rng = Rng(77).fork(static_cast<std::uint32_t>(t));
     for (int r = 0; r < rounds; ++r) {
       hb.step(rng);
       total += hb.false_suspicions();
@@ -42,7 +42,7 @@ TEST_CASE("two members, round by round: bump, swap lists, then a crash times out
   auto c = config(2, 1, 2);  // T_cleanup defaults to 4
   CHECK(c.cleanup_rounds() == 4);
   auto hb = HeartbeatCluster::create(c).value();
-  sim::Rng rng(1);
+  Rng rng(1);
   hb.step(rng);
   CHECK(hb.round() == 1);
   CHECK(hb.counter(0, 0) == 1);
@@ -71,7 +71,7 @@ TEST_CASE("two members, round by round: bump, swap lists, then a crash times out
 
 TEST_CASE("every live member sends exactly fanout messages a round") {
   auto hb = HeartbeatCluster::create(config(50, 3, 5)).value();
-  sim::Rng rng(4);
+  Rng rng(4);
   for (int r = 0; r < 10; ++r) hb.step(rng);
   CHECK(hb.messages_sent() == 10u * 50 * 3);
   for (std::size_t v : {5u, 17u, 49u}) hb.crash(v);
@@ -83,7 +83,7 @@ TEST_CASE("lists only ever hold counters their owners have reached, and never go
   auto c = config(60, 2, 4);
   c.loss = 0.2;
   auto hb = HeartbeatCluster::create(c).value();
-  sim::Rng rng(6);
+  Rng rng(6);
   std::vector<std::uint32_t> before(60 * 60, 0);
   for (int r = 1; r <= 40; ++r) {
     if (r == 20) hb.crash(7);
@@ -135,7 +135,7 @@ TEST_CASE("a crash is agreed no sooner than T_fail, and within the spread of its
   double sum = 0.0, squares = 0.0;
   for (int t = 0; t < trials; ++t) {
     auto hb = HeartbeatCluster::create(config(100, 2, t_fail)).value();
-    sim::Rng rng = sim::Rng(31).fork(static_cast<std::uint32_t>(t));
+    Rng rng = Rng(31).fork(static_cast<std::uint32_t>(t));
     for (int r = 0; r < 25; ++r) hb.step(rng);
     hb.crash(99);
     int agreed = 0;

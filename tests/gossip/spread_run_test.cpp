@@ -1,4 +1,4 @@
-#include "gossip/spread_run.hpp"
+#include <vigil/gossip/spread_run.hpp>
 
 #include <doctest/doctest.h>
 
@@ -39,9 +39,9 @@ TEST_CASE("stepped to the end, a run equals spread() draw for draw") {
               CAPTURE(dead);
               CAPTURE(seed);
               const SpreadOptions o = options(n, f, m, loss, dead);
-              sim::Rng a(seed);
+              Rng a(seed);
               const auto expected = gossip::spread(o, a).value();
-              auto run = SpreadRun::create(o, sim::Rng(seed)).value();
+              auto run = SpreadRun::create(o, Rng(seed)).value();
               run.run_to_end();
               const auto got = run.result();
               CHECK(got.finished == expected.finished);
@@ -59,7 +59,7 @@ TEST_CASE("stepped to the end, a run equals spread() draw for draw") {
 
 TEST_CASE("a generator passed on keeps matching spread() over several runs") {
   const SpreadOptions o = options(300, 2, Mode::push_pull, 0.1, 5);
-  sim::Rng reference(9), stepped(9);
+  Rng reference(9), stepped(9);
   for (int t = 0; t < 4; ++t) {
     const auto expected = gossip::spread(o, reference).value();
     auto run = SpreadRun::create(o, stepped).value();
@@ -73,7 +73,7 @@ TEST_CASE("a generator passed on keeps matching spread() over several runs") {
 TEST_CASE("learned rounds account for every informed count, and the dead never learn") {
   for (Mode m : {Mode::push, Mode::pull, Mode::push_pull}) {
     CAPTURE(gossip::mode_name(m));
-    auto run = SpreadRun::create(options(5000, 1, m, 0.2, 400), sim::Rng(7)).value();
+    auto run = SpreadRun::create(options(5000, 1, m, 0.2, 400), Rng(7)).value();
     CHECK(run.learned_round(0) == 0);
     CHECK(run.informed_by_round() == std::vector<std::uint32_t>{1});
     CHECK(run.messages_by_round() == std::vector<std::uint64_t>{0});
@@ -103,7 +103,7 @@ TEST_CASE("learned rounds account for every informed count, and the dead never l
 }
 
 TEST_CASE("push without loss sends fanout pushes for each member informed when the round began") {
-  auto run = SpreadRun::create(options(1000, 3, Mode::push), sim::Rng(44)).value();
+  auto run = SpreadRun::create(options(1000, 3, Mode::push), Rng(44)).value();
   while (run.step()) {
     const auto r = static_cast<std::size_t>(run.round());
     const auto& sent = run.messages_by_round();
@@ -115,7 +115,7 @@ TEST_CASE("push without loss sends fanout pushes for each member informed when t
 TEST_CASE("a run stopped by the round cap is done but not finished, and stepping stops") {
   SpreadOptions o = options(10000, 1, Mode::push);
   o.max_rounds = 4;
-  auto run = SpreadRun::create(o, sim::Rng(3)).value();
+  auto run = SpreadRun::create(o, Rng(3)).value();
   for (int r = 1; r <= 4; ++r) {
     CHECK_FALSE(run.done());
     CHECK(run.step());
@@ -133,13 +133,13 @@ TEST_CASE("a run stopped by the round cap is done but not finished, and stepping
 }
 
 TEST_CASE("a single member is done before any round, and bad options are refused") {
-  auto alone = SpreadRun::create(options(1, 1, Mode::pull), sim::Rng(1)).value();
+  auto alone = SpreadRun::create(options(1, 1, Mode::pull), Rng(1)).value();
   CHECK(alone.done());
   CHECK(alone.finished());
   CHECK_FALSE(alone.step());
   CHECK(alone.messages() == 0u);
 
-  CHECK_FALSE(SpreadRun::create(options(10, 1, Mode::push, 0.0, 10), sim::Rng(1)).ok());
-  CHECK_FALSE(SpreadRun::create(options(10, 0, Mode::push), sim::Rng(1)).ok());
-  CHECK_FALSE(SpreadRun::create(options(10, 1, Mode::push, 1.0), sim::Rng(1)).ok());
+  CHECK_FALSE(SpreadRun::create(options(10, 1, Mode::push, 0.0, 10), Rng(1)).ok());
+  CHECK_FALSE(SpreadRun::create(options(10, 0, Mode::push), Rng(1)).ok());
+  CHECK_FALSE(SpreadRun::create(options(10, 1, Mode::push, 1.0), Rng(1)).ok());
 }

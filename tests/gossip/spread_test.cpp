@@ -1,4 +1,4 @@
-#include "gossip/spread.hpp"
+#include <vigil/gossip/spread.hpp>
 
 #include <doctest/doctest.h>
 
@@ -27,7 +27,7 @@ struct Sample {
 };
 
 Sample mean_rounds(const SpreadOptions& o, int trials, std::uint32_t seed) {
-  sim::Rng rng(seed);
+  Rng rng(seed);
   double sum = 0.0, squares = 0.0;
   for (int t = 0; t < trials; ++t) {
     auto r = gossip::spread(o, rng).value();
@@ -59,7 +59,7 @@ TEST_CASE("the exact-chain oracle on cases worked by hand") {
 TEST_CASE("tiny runs are exact: two members need one round and one contact each way") {
   for (Mode m : {Mode::push, Mode::pull, Mode::push_pull}) {
     CAPTURE(gossip::mode_name(m));
-    sim::Rng rng(1);
+    Rng rng(1);
     auto r = gossip::spread(options(2, 1, m), rng).value();
     CHECK(r.finished);
     CHECK(r.rounds == 1);
@@ -67,14 +67,14 @@ TEST_CASE("tiny runs are exact: two members need one round and one contact each 
     // push: member 0 tells; pull: member 1 asks; push-pull: both start a contact.
     CHECK(r.messages == (m == Mode::push_pull ? 2u : 1u));
   }
-  sim::Rng rng(1);
+  Rng rng(1);
   auto three = gossip::spread(options(2, 3, Mode::push), rng).value();
   CHECK(three.messages == 3);  // fanout 3 sends three pushes even when one would do
 }
 
 TEST_CASE("one member knows already: zero rounds, no messages") {
   for (Mode m : {Mode::push, Mode::pull, Mode::push_pull}) {
-    sim::Rng rng(5);
+    Rng rng(5);
     auto r = gossip::spread(options(1, 3, m), rng).value();
     CHECK(r.finished);
     CHECK(r.rounds == 0);
@@ -91,7 +91,7 @@ TEST_CASE("contacts are counted exactly: who starts them in each mode") {
       auto o = options(500, f, m);
       o.dead = 50;
       o.loss = 0.1;
-      sim::Rng rng(11);
+      Rng rng(11);
       auto r = gossip::spread(o, rng).value();
       REQUIRE(r.finished);
       REQUIRE(r.informed.size() == static_cast<std::size_t>(r.rounds) + 1);
@@ -109,7 +109,7 @@ TEST_CASE("the informed curve never falls and ends with every live member") {
   for (Mode m : {Mode::push, Mode::pull, Mode::push_pull}) {
     auto o = options(2000, 2, m);
     o.dead = 300;
-    sim::Rng rng(3);
+    Rng rng(3);
     auto r = gossip::spread(o, rng).value();
     CAPTURE(gossip::mode_name(m));
     CHECK(r.finished);
@@ -175,7 +175,7 @@ TEST_CASE("near the end of pull and push-pull the uninformed fraction squares ev
   const std::size_t n = 100000;
   for (Mode m : {Mode::pull, Mode::push_pull}) {
     CAPTURE(gossip::mode_name(m));
-    sim::Rng rng(21);
+    Rng rng(21);
     auto r = gossip::spread(options(n, 1, m), rng).value();
     REQUIRE(r.finished);
     const double dn = static_cast<double>(n);
@@ -199,7 +199,7 @@ TEST_CASE("near the end of pull and push-pull the uninformed fraction squares ev
 TEST_CASE("the round cap stops a run and says so") {
   auto o = options(1000, 1, Mode::push);
   o.max_rounds = 3;
-  sim::Rng rng(2);
+  Rng rng(2);
   auto r = gossip::spread(o, rng).value();
   CHECK_FALSE(r.finished);
   CHECK(r.rounds == 3);
@@ -212,7 +212,7 @@ TEST_CASE("the round cap stops a run and says so") {
 TEST_CASE("the same generator state gives the same run") {
   auto o = options(5000, 2, Mode::push_pull);
   o.loss = 0.1;
-  sim::Rng a(9), b(9);
+  Rng a(9), b(9);
   auto x = gossip::spread(o, a).value();
   auto y = gossip::spread(o, b).value();
   CHECK(x.informed == y.informed);
@@ -222,7 +222,7 @@ TEST_CASE("the same generator state gives the same run") {
 
 TEST_CASE("bad parameters are refused with the flag to fix") {
   auto expect_error = [](SpreadOptions o, const std::string& text) {
-    sim::Rng rng(1);
+    Rng rng(1);
     auto r = gossip::spread(o, rng);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message.find(text) != std::string::npos);

@@ -3,7 +3,7 @@
 #include <map>
 #include <string>
 
-#include "lab/detectors_experiment.hpp"
+#include <vigil/lab/detectors_experiment.hpp>
 
 using namespace vigil::lab;
 

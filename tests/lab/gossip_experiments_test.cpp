@@ -1,4 +1,4 @@
-#include "lab/gossip_experiments.hpp"
+#include <vigil/lab/gossip_experiments.hpp>
 
 #include <doctest/doctest.h>
 

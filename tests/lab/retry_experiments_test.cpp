@@ -3,7 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "lab/retry_experiments.hpp"
+#include <vigil/lab/retry_experiments.hpp>
 
 using namespace vigil;
 using namespace vigil::lab;

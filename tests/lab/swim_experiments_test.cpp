@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "lab/swim_experiments.hpp"
+#include <vigil/lab/swim_experiments.hpp>
 
 using namespace vigil::lab;
 

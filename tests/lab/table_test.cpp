@@ -4,7 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "lab/table.hpp"
+#include <vigil/lab/table.hpp>
 
 using namespace vigil::lab;
 

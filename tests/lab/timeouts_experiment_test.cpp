@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "lab/timeouts_experiment.hpp"
+#include <vigil/lab/timeouts_experiment.hpp>
 
 using namespace vigil::lab;
 

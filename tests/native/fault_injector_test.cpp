@@ -9,7 +9,7 @@ using namespace vigil::native;
 using vigil::swim::Address;
 
 TEST_CASE("no faults: everything passes at once") {
-  FaultInjector f(vigil::sim::Rng(1));
+  FaultInjector f(vigil::Rng(1));
   const Address b = Address::from_octets(127, 0, 0, 1, 2);
   for (int i = 0; i < 100; ++i) {
     CHECK(*f.outgoing(b) == Millis{0});
@@ -18,7 +18,7 @@ TEST_CASE("no faults: everything passes at once") {
 }
 
 TEST_CASE("a one-way block drops only what goes to that peer") {
-  FaultInjector f(vigil::sim::Rng(1));
+  FaultInjector f(vigil::Rng(1));
   const Address b = Address::from_octets(127, 0, 0, 1, 2), c = Address::from_octets(127, 0, 0, 1, 3);
   f.block(b);
   CHECK_FALSE(f.outgoing(b).has_value());
@@ -29,7 +29,7 @@ TEST_CASE("a one-way block drops only what goes to that peer") {
 }
 
 TEST_CASE("loss and delay apply to the chosen direction at the configured rate") {
-  FaultInjector f(vigil::sim::Rng(7));
+  FaultInjector f(vigil::Rng(7));
   REQUIRE(f.configure(FaultSettings{0.3, 40, 5, true, false}).ok());
   const Address b = Address::from_octets(127, 0, 0, 1, 2);
   int dropped = 0;
@@ -46,7 +46,7 @@ TEST_CASE("loss and delay apply to the chosen direction at the configured rate")
 }
 
 TEST_CASE("invalid fault settings are refused and the old ones kept") {
-  FaultInjector f(vigil::sim::Rng(1));
+  FaultInjector f(vigil::Rng(1));
   REQUIRE(f.configure(FaultSettings{0.1, 0, 0, true, false}).ok());
   CHECK_FALSE(f.configure(FaultSettings{1.1, 0, 0, true, false}).ok());
   CHECK_FALSE(f.configure(FaultSettings{0.1, -5, 0, true, false}).ok());
@@ -54,7 +54,7 @@ TEST_CASE("invalid fault settings are refused and the old ones kept") {
 }
 
 TEST_CASE("a pause lasts until its end") {
-  FaultInjector f(vigil::sim::Rng(1));
+  FaultInjector f(vigil::Rng(1));
   f.pause_until(Millis{500});
   CHECK(f.paused(Millis{499}));
   CHECK_FALSE(f.paused(Millis{500}));

@@ -6,7 +6,7 @@
 #include "agent/packet_log.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "crypto/keyring.hpp"
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 using vigil::Millis;
 using vigil::native::PacketLog;
@@ -89,7 +89,7 @@ TEST_CASE("a viewer whose queue is full is not sent batches, and hears of them w
 TEST_CASE("a wire datagram is summarized from its plaintext, labels and all") {
   auto config = vigil::swim::Config::profile("lan").value();
   config.label = "blue";
-  auto node = vigil::swim::Node::create(config, "a", vigil::swim::Address::from_octets(127, 0, 0, 1, 7946), vigil::sim::Rng(1)).value();
+  auto node = vigil::swim::Node::create(config, "a", vigil::swim::Address::from_octets(127, 0, 0, 1, 7946), vigil::Rng(1)).value();
   vigil::wire::Bytes ping;
   vigil::wire::encode(vigil::wire::Ping{9, "b", {}, 0, "a"}, ping);
   const auto labelled = vigil::wire::add_label("blue", ping).value();

@@ -2,14 +2,14 @@
 
 #include <cmath>
 
-#include "retry/backoff.hpp"
+#include <vigil/retry/backoff.hpp>
 
 using namespace vigil;
 using namespace vigil::retry;
 
 TEST_CASE("exponential backoff without jitter: 1, 2, 4, 8 s then the cap") {
   Backoff b{BackoffStrategy::exponential, 1.0, 20.0};
-  sim::Rng rng(1);
+  Rng rng(1);
   const double expected[] = {1, 2, 4, 8, 16, 20, 20};
   double t = 0.0;
   const double wake[] = {1, 3, 7, 15, 31};
@@ -24,24 +24,24 @@ TEST_CASE("exponential backoff without jitter: 1, 2, 4, 8 s then the cap") {
 
 TEST_CASE("deterministic strategies draw nothing, jittered ones exactly one uniform") {
   for (auto s : {BackoffStrategy::none, BackoffStrategy::fixed, BackoffStrategy::exponential}) {
-    sim::Rng rng(9);
+    Rng rng(9);
     Backoff{s, 1.0, 20.0}.delay(3, 1.0, rng);
-    CHECK(rng.state() == sim::Rng(9).state());
+    CHECK(rng.state() == Rng(9).state());
   }
   for (auto s : {BackoffStrategy::full_jitter, BackoffStrategy::equal_jitter,
                  BackoffStrategy::decorrelated}) {
-    sim::Rng rng(9), reference(9);
+    Rng rng(9), reference(9);
     Backoff{s, 1.0, 20.0}.delay(3, 2.0, rng);
     reference.next_u32();
     CHECK(rng.state() == reference.state());
   }
-  sim::Rng rng(1);
+  Rng rng(1);
   CHECK(Backoff{BackoffStrategy::none, 1.0, 20.0, 0.01}.delay(7, 5.0, rng) == 0.01);
   CHECK(Backoff{BackoffStrategy::fixed, 1.5, 20.0}.delay(7, 5.0, rng) == 1.5);
 }
 
 TEST_CASE("jittered waits stay in Brooker's ranges and average where they should") {
-  sim::Rng rng(2002);
+  Rng rng(2002);
   const int n = 20000;
   for (int retry : {0, 2, 3, 6}) {
     CAPTURE(retry);

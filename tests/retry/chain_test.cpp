@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "retry/chain.hpp"
+#include <vigil/retry/chain.hpp>
 
 using namespace vigil::retry;
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "retry/fleet.hpp"
+#include <vigil/retry/fleet.hpp>
 
 using namespace vigil::retry;
 

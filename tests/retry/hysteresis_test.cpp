@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "retry/hysteresis.hpp"
+#include <vigil/retry/hysteresis.hpp>
 
 using namespace vigil::retry;
 

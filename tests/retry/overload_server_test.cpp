@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "retry/overload_server.hpp"
+#include <vigil/retry/overload_server.hpp>
 
 using namespace vigil::retry;
 

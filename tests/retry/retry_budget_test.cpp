@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "retry/retry_budget.hpp"
-#include "sim/rng.hpp"
+#include <vigil/retry/retry_budget.hpp>
+#include <vigil/base/rng.hpp>
 
 using namespace vigil::retry;
 
@@ -27,7 +27,7 @@ TEST_CASE("the budget starts full, never holds more than its cap") {
 }
 
 TEST_CASE("whatever the traffic, retries never exceed initial tokens plus ratio x first attempts") {
-  vigil::sim::Rng rng(7);
+  vigil::Rng rng(7);
   RetryBudget b({0.1, 50.0, 20.0});
   int first = 0, retries = 0;
   for (int i = 0; i < 100000; ++i) {

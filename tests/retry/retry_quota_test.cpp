@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "retry/retry_quota.hpp"
+#include <vigil/retry/retry_quota.hpp>
 
 using namespace vigil::retry;
 

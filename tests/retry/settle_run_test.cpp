@@ -2,9 +2,9 @@
 
 #include <climits>
 
-#include "lab/hysteresis_sweep.hpp"
-#include "lab/retry_experiments.hpp"
-#include "retry/settle_run.hpp"
+#include <vigil/lab/hysteresis_sweep.hpp>
+#include <vigil/lab/retry_experiments.hpp>
+#include <vigil/retry/settle_run.hpp>
 
 using namespace vigil;
 

@@ -2,10 +2,11 @@
 
 #include <cmath>
 
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/sim/heartbeat_stream.hpp>
 
 using vigil::Millis;
 using namespace vigil::sim;
+using vigil::Rng;
 
 namespace {
 HeartbeatStream make(HeartbeatConfig c, std::uint32_t seed = 1) {

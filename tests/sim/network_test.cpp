@@ -2,10 +2,11 @@
 
 #include <cmath>
 
-#include "sim/network.hpp"
+#include <vigil/sim/network.hpp>
 
 using vigil::Millis;
 using namespace vigil::sim;
+using vigil::Rng;
 
 TEST_CASE("a one-way block cuts a->b and leaves b->a working") {
   Network net(3);

@@ -3,10 +3,10 @@
 #include <set>
 #include <unordered_set>
 
-#include "sim/rng.hpp"
-#include "swim/address.hpp"
-#include "swim/node.hpp"
-#include "wire/codec.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/address.hpp>
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/codec.hpp>
 
 using vigil::Millis;
 using namespace vigil::swim;
@@ -96,7 +96,7 @@ TEST_CASE("the wire codec carries IPv4 and IPv6 addresses through alive, ping an
     CHECK(Address::from_bytes(p.source_addr, p.source_port) == a);
 
     // A node at `a` puts its own address into its full-state exchange, 4 or 16 bytes.
-    auto node = Node::create(Config::lan(), "n", a, vigil::sim::Rng(1)).value();
+    auto node = Node::create(Config::lan(), "n", a, vigil::Rng(1)).value();
     node.join(Millis{0}, {Address::from_octets(10, 9, 9, 9, 1)});
     REQUIRE(node.outbox().streams.size() == 1);
     auto state = wire::decode_push_pull(node.outbox().streams[0].bytes);
@@ -108,9 +108,9 @@ TEST_CASE("the wire codec carries IPv4 and IPv6 addresses through alive, ping an
 }
 
 TEST_CASE("a member learned at an IPv6 address is probed there") {
-  auto a = Node::create(Config::lan(), "a", kLoopback6, vigil::sim::Rng(3)).value();
+  auto a = Node::create(Config::lan(), "a", kLoopback6, vigil::Rng(3)).value();
   auto b = Node::create(Config::lan(), "b", v6({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 7947),
-                        vigil::sim::Rng(4))
+                        vigil::Rng(4))
                .value();
   a.start(Millis{0});
   b.start(Millis{0});

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "swim/awareness.hpp"
+#include <vigil/swim/awareness.hpp>
 
 using vigil::Millis;
 using vigil::swim::Awareness;

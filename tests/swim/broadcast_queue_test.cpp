@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "swim/broadcast_queue.hpp"
+#include <vigil/swim/broadcast_queue.hpp>
 
 using namespace vigil::swim;
 using vigil::wire::Bytes;

@@ -3,10 +3,11 @@
 #include <cmath>
 #include <numbers>
 
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 using vigil::Millis;
 using namespace vigil::sim;
+using vigil::Rng;
 using vigil::swim::EventKind;
 using vigil::swim::MemberState;
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "sim/rng.hpp"
-#include "swim/node.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/node.hpp>
 #include "swim/test_addresses.hpp"
 
 using vigil::Millis;
@@ -12,7 +12,7 @@ using vigil::swim::testing::addr;
 namespace {
 
 Node node(const std::string& name, int i) {
-  auto n = Node::create(Config::lan(), name, addr(i), vigil::sim::Rng(static_cast<std::uint64_t>(i))).value();
+  auto n = Node::create(Config::lan(), name, addr(i), vigil::Rng(static_cast<std::uint64_t>(i))).value();
   n.start(Millis{0});
   n.outbox().clear();
   return n;

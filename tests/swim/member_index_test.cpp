@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "sim/rng.hpp"
-#include "swim/member_index.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/swim/member_index.hpp>
 
 using vigil::swim::Member;
 using vigil::swim::MemberIndex;
@@ -47,7 +47,7 @@ TEST_CASE("the member index agrees with std::map through heavy churn") {
   std::vector<std::unique_ptr<Member>> pool;
   for (int i = 0; i < 600; ++i)
     pool.push_back(std::make_unique<Member>(named("node-" + std::to_string(i))));
-  vigil::sim::Rng rng(42);
+  vigil::Rng rng(42);
   MemberIndex index;
   std::map<std::string, Member*> reference;
   for (int step = 0; step < 60000; ++step) {

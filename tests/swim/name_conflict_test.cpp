@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "swim/node.hpp"
-#include "wire/codec.hpp"
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
 
 using vigil::Millis;
@@ -16,7 +16,7 @@ using vigil::swim::testing::ip;
 namespace {
 
 Node make(const std::string& name, int at, std::uint64_t seed, Incarnation incarnation = 1) {
-  return Node::create(Config::lan(), name, addr(at), vigil::sim::Rng(seed), incarnation).value();
+  return Node::create(Config::lan(), name, addr(at), vigil::Rng(seed), incarnation).value();
 }
 
 std::vector<Event> events_of(Node& n, EventKind kind) {

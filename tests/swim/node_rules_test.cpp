@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "swim/node.hpp"
-#include "wire/codec.hpp"
+#include <vigil/swim/node.hpp>
+#include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
 
 using vigil::Millis;
@@ -18,7 +18,7 @@ namespace {
 
 // Node "a" (10.0.0.1) knowing "b" (10.0.0.2) and "c" (10.0.0.3), all at incarnation 1.
 Node node_a(Config config = Config::lan()) {
-  auto n = Node::create(config, "a", addr(1), vigil::sim::Rng(7)).value();
+  auto n = Node::create(config, "a", addr(1), vigil::Rng(7)).value();
   n.add_member(Millis{0}, "b", addr(2));
   n.add_member(Millis{0}, "c", addr(3));
   n.outbox().clear();
@@ -56,13 +56,13 @@ std::vector<T> of_type(const std::vector<std::pair<Address, wire::Message>>& msg
 // Nodes "b" and "c" seeing the same cluster as node_a(), having learned it in another order; "c"
 // at `incarnation`.
 Node node_b() {
-  auto n = Node::create(Config::lan(), "b", addr(2), vigil::sim::Rng(99)).value();
+  auto n = Node::create(Config::lan(), "b", addr(2), vigil::Rng(99)).value();
   n.add_member(Millis{0}, "c", addr(3));
   n.add_member(Millis{0}, "a", addr(1));
   return n;
 }
 Node node_c(Incarnation incarnation) {
-  auto n = Node::create(Config::lan(), "c", addr(3), vigil::sim::Rng(5), incarnation).value();
+  auto n = Node::create(Config::lan(), "c", addr(3), vigil::Rng(5), incarnation).value();
   n.add_member(Millis{0}, "a", addr(1));
   n.add_member(Millis{0}, "b", addr(2));
   return n;
@@ -524,7 +524,7 @@ TEST_CASE("without the TCP fallback (the simulations), a timed-out probe sends n
 }
 
 TEST_CASE("metadata set before start is this node's; after start it is refused and kept") {
-  Node n = Node::create(Config::lan(), "m", addr(9), vigil::sim::Rng(9)).value();
+  Node n = Node::create(Config::lan(), "m", addr(9), vigil::Rng(9)).value();
   REQUIRE(n.set_meta(wire::Bytes{0xFF, 0x80}));
   CHECK(n.member("m")->meta == wire::Bytes{0xFF, 0x80});
   n.start(Millis{0});

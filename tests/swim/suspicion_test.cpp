@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "swim/suspicion.hpp"
+#include <vigil/swim/suspicion.hpp>
 
 using vigil::Millis;
 using namespace vigil::swim;

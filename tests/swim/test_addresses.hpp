@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "swim/address.hpp"
-#include "wire/messages.hpp"
+#include <vigil/swim/address.hpp>
+#include <vigil/wire/messages.hpp>
 
 namespace vigil::swim::testing {
 

@@ -7,11 +7,11 @@
 
 #include "golden_vectors.hpp"
 #include "hex.hpp"
-#include "sim/rng.hpp"
-#include "wire/codec.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/wire/codec.hpp>
 
 using namespace vigil::wire;
-using vigil::sim::Rng;
+using vigil::Rng;
 using namespace vigil::wire::testing;
 
 namespace {

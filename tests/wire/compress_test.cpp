@@ -6,8 +6,8 @@
 
 #include "golden_vectors.hpp"
 #include "hex.hpp"
-#include "wire/codec.hpp"
-#include "wire/lzw.hpp"
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/lzw.hpp>
 
 using namespace vigil::wire;
 using namespace vigil::wire::testing;

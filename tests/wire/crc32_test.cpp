@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "wire/crc32.hpp"
+#include <vigil/wire/crc32.hpp>
 
 using vigil::wire::crc32_ieee;
 

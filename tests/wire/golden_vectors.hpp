@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "hex.hpp"
-#include "wire/messages.hpp"
+#include <vigil/wire/messages.hpp>
 
 // The hand-derived golden vectors of the wire codec, shared by tests/wire/codec_test.cpp and the
 // fuzzers' seed corpus generator (tests/fuzz/make_corpus.cpp).

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "hex.hpp"
-#include "sim/rng.hpp"
-#include "wire/lzw.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/wire/lzw.hpp>
 
 using vigil::wire::Bytes;
 using vigil::wire::lzw_compress;
@@ -23,7 +23,7 @@ Bytes bytes_of(std::string_view text) {
 constexpr std::size_t kPlenty = 1 << 24;
 
 Bytes random_bytes(std::size_t n, std::uint32_t seed, int alphabet) {
-  vigil::sim::Rng rng(seed);
+  vigil::Rng rng(seed);
   Bytes out(n);
   for (auto& b : out) b = static_cast<std::uint8_t>(rng.uniform() * alphabet);
   return out;
@@ -89,7 +89,7 @@ TEST_CASE("lzw round-trips data that fills the table and starts over") {
 }
 
 TEST_CASE("lzw decoding is total on garbage") {
-  vigil::sim::Rng rng(9);
+  vigil::Rng rng(9);
   int decoded = 0;
   for (int i = 0; i < 5000; ++i) {
     const Bytes junk =

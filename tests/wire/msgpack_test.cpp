@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "hex.hpp"
-#include "sim/rng.hpp"
-#include "wire/msgpack.hpp"
+#include <vigil/base/rng.hpp>
+#include <vigil/wire/msgpack.hpp>
 
 using vigil::wire::Bytes;
 using vigil::wire::msgpack::Kind;
@@ -364,7 +364,7 @@ TEST_CASE("skip allows 32 levels of nesting but not 33") {
 }
 
 TEST_CASE("written values read back exactly") {
-  vigil::sim::Rng rng(20240611);
+  vigil::Rng rng(20240611);
   for (int i = 0; i < 500; ++i) {
     const std::uint64_t u = (std::uint64_t{rng.next_u32()} << 32 | rng.next_u32()) >> rng.below(64);
     const auto s =
@@ -388,7 +388,7 @@ TEST_CASE("written values read back exactly") {
 }
 
 TEST_CASE("random bytes never crash the reader") {
-  vigil::sim::Rng rng(99);
+  vigil::Rng rng(99);
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {
     Bytes bytes(rng.below(65));

@@ -1,8 +1,8 @@
-#include "wire/packet_summary.hpp"
+#include <vigil/wire/packet_summary.hpp>
 
 #include <doctest/doctest.h>
 
-#include "wire/codec.hpp"
+#include <vigil/wire/codec.hpp>
 
 using namespace vigil::wire;
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "lab/table.hpp"
+#include <vigil/lab/fencing_report.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
@@ -181,7 +181,7 @@ void FencingPanel::rerun() {
   run_ = std::move(r).value();
   // The rows exactly as `vigil lab fencing --format json` prints them.
   timeline_ = nlohmann::json::parse(
-      lab::render(fencing::stale_leader_report(run_, o), lab::Format::json))["timeline"];
+      lab::render(lab::stale_leader_report(run_, o), lab::Format::json))["timeline"];
   seek(0);
 }
 

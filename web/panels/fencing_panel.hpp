@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/url_params.hpp"
-#include "fencing/stale_leader.hpp"
+#include <vigil/fencing/stale_leader.hpp>
 #include "panels/panel.hpp"
 
 namespace vigil::web {

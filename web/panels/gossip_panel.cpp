@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gossip/theory.hpp"
+#include <vigil/gossip/theory.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 
@@ -142,7 +142,7 @@ void GossipPanel::restart() {
   dead_ = std::clamp(dead_, 0, nodes_ - 1);
   const gossip::SpreadOptions o = spread_options();
   // Sliders keep every option in range, so creation cannot fail.
-  run_ = gossip::SpreadRun::create(o, sim::Rng(seed_)).value();
+  run_ = gossip::SpreadRun::create(o, Rng(seed_)).value();
   carry_ = 0;
 
   const double live = static_cast<double>(nodes_ - dead_);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "app/url_params.hpp"
-#include "gossip/spread_run.hpp"
-#include "lab/gossip_experiments.hpp"
+#include <vigil/gossip/spread_run.hpp>
+#include <vigil/lab/gossip_experiments.hpp>
 #include "panels/panel.hpp"
 #include "plot/plot.hpp"
 

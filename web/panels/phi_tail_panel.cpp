@@ -7,7 +7,7 @@
 #include <numbers>
 #include <vector>
 
-#include "detect/phi.hpp"
+#include <vigil/detect/phi.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
@@ -145,7 +145,7 @@ void PhiTailPanel::restart_live() {
   c.interval = Millis{std::llround(interval_ms_)};
   c.delay = sim::DelayModel::normal(delay_ms_, jitter_ms_);
   c.loss = loss_pct_ / 100.0;
-  stream_ = sim::HeartbeatStream::create(c, sim::Rng(seed_).fork(restarts_++)).value();
+  stream_ = sim::HeartbeatStream::create(c, Rng(seed_).fork(restarts_++)).value();
   for (std::size_t i = 0; i < kModels; ++i) {
     detect::PhiAccrualConfig dc;
     dc.model = kModelOrder[i];

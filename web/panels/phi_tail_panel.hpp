@@ -7,13 +7,13 @@
 
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "scenes/phi_scene.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_strip.hpp"
-#include "detect/phi_accrual.hpp"
-#include "detect/suspicion_tracker.hpp"
-#include "sim/heartbeat_stream.hpp"
+#include <vigil/detect/phi_accrual.hpp>
+#include <vigil/detect/suspicion_tracker.hpp>
+#include <vigil/sim/heartbeat_stream.hpp>
 
 namespace vigil::web {
 

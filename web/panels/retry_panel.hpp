@@ -6,15 +6,15 @@
 #include <vector>
 
 #include "app/url_params.hpp"
-#include "lab/hysteresis_sweep.hpp"
-#include "lab/retry_experiments.hpp"
+#include <vigil/lab/hysteresis_sweep.hpp>
+#include <vigil/lab/retry_experiments.hpp>
 #include "panels/panel.hpp"
 #include "plot/plot.hpp"
-#include "retry/backoff.hpp"
-#include "retry/chain.hpp"
-#include "retry/fleet.hpp"
-#include "retry/hysteresis.hpp"
-#include "retry/overload_server.hpp"
+#include <vigil/retry/backoff.hpp>
+#include <vigil/retry/chain.hpp>
+#include <vigil/retry/fleet.hpp>
+#include <vigil/retry/hysteresis.hpp>
+#include <vigil/retry/overload_server.hpp>
 #include "scenes/retry_scene.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_strip.hpp"

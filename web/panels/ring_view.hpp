@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "wire/packet_summary.hpp"
+#include <vigil/wire/packet_summary.hpp>
 
 // Members of a SWIM cluster on a circle and the packets between them in flight, in the manner of
 // RaftScope: each datagram a small glyph travelling from its sender to its receiver over its

@@ -11,7 +11,7 @@
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
-#include "wire/packet_summary.hpp"
+#include <vigil/wire/packet_summary.hpp>
 
 namespace vigil::web {
 

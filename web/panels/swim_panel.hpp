@@ -13,7 +13,7 @@
 #include "plot/plot.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/swim_scenes.hpp"
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 namespace vigil::web {
 

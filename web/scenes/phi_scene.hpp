@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 #include "scenes/scene.hpp"
 
 namespace vigil::web {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "base/time.hpp"
+#include <vigil/base/time.hpp>
 
 namespace vigil::web {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "scenes/scene.hpp"
-#include "sim/swim_cluster.hpp"
+#include <vigil/sim/swim_cluster.hpp>
 
 namespace vigil::web {
 
