@@ -68,7 +68,7 @@ Result<SpreadResult> spread(const SpreadOptions& o, Rng& rng) {
   r.live = live;
   r.informed.push_back(informed);
 
-  // Anyone but `self`, uniformly; the same arithmetic as the reference script's
+  // Anyone but `self`, uniformly; the same arithmetic as JavaScript's
   // floor(rand() * (n - 1)).
   auto other = [&](std::uint32_t self) {
     const std::uint32_t t = rng.below(n - 1);

@@ -56,7 +56,7 @@ struct SpreadResult {
 };
 
 // Draws targets from `rng` in a fixed order, so one generator passed through several runs gives
-// one reproducible sequence. Push draws exactly like the reference script (informed members in
+// one reproducible sequence. Push draws as JavaScript on mulberry32 does (informed members in
 // index order, f targets each, `below(n - 1)` shifted past the sender), so with its seed 44
 // its table comes out exactly; loss draws are made only when loss > 0.
 Result<SpreadResult> spread(const SpreadOptions& options, Rng& rng);

@@ -16,7 +16,7 @@ constexpr Millis kWatchAfterCrash{10000};
 constexpr Millis kPause{600};
 constexpr Millis kWarmup = kDetectorsWarmup;
 
-// Phi detectors as in the reference run: normal model over the last 100 gaps (10 s of heartbeats).
+// Phi detectors (Hayashibara et al. 2004): normal model, last 100 gaps (10 s of heartbeats).
 // Akka's 100 ms minimum deviation is tuned for 1 s heartbeats; at 100 ms it would hide the
 // "100 ± a few ms" regularity phi exploits, so the floor here is a tenth of the interval.
 detect::PhiAccrualConfig experiment_phi_config() {

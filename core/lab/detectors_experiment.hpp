@@ -33,8 +33,8 @@ struct DetectorsRow {
   double false_suspicion_ms = 0.0;     // total wrongly-suspected time over all runs
   std::optional<double> detection_ms;  // mean over runs of crash -> permanent suspicion
   std::vector<double> detection_ms_by_run;
-  // Silence (ms since the last heartbeat) at which each false alarm fired, in order: the
-  // reference run of this experiment gives them for phi during the pauses (155, 420, 415 ms).
+  // Silence (ms since the last heartbeat) at which each false alarm fired, in order: a
+  // JavaScript simulation of this experiment on mulberry32 fires phi at 155, 420 and 415 ms.
   std::vector<double> alarm_silences_ms;
 };
 

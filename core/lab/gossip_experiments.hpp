@@ -42,14 +42,14 @@ struct GossipResult {
   std::vector<double> theory_by_round;  // gossip::mean_field_curve, as long as informed_by_round
 };
 
-// All trials draw from one generator seeded with `seed`, one after another, as the reference
-// script did.
+// All trials draw from one generator seeded with `seed`, one after another, as a JavaScript
+// simulation built on mulberry32 does.
 Result<GossipResult> run_gossip(const GossipOptions& options, const Progress& progress = {});
 Report gossip_report(const GossipResult& result, const GossipOptions& options);
 
-// --- gossip --table: the reference grid of push gossip, n x fanout, trials averaged. One
-// generator runs through the whole grid in order (n outer, fanout inner), exactly like the
-// reference JavaScript script, so seed 44 reproduces its table digit for digit.
+// --- gossip --table: the grid of push gossip, n x fanout, trials averaged. One
+// generator runs through the whole grid in order (n outer, fanout inner), exactly like a
+// JavaScript simulation built on mulberry32, so seed 44 reproduces its table digit for digit.
 struct GossipTableOptions {
   std::vector<std::size_t> nodes = {100, 1000, 10000};
   std::vector<int> fanouts = {1, 3};

@@ -22,7 +22,7 @@ struct ChainRow {
   retry::Chain chain;
   retry::ChainAmplification result;
 };
-// The reference table: k = 3 and six (N, p) pairs.
+// The table --table prints: k = 3 and six (N, p) pairs.
 std::vector<ChainRow> reference_chain_rows();
 Report chain_table_report(const std::vector<ChainRow>& rows);
 

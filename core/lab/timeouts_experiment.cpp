@@ -29,7 +29,7 @@ Result<TimeoutsResult> run_timeouts(const TimeoutsOptions& options) {
   const double spread = 0.15 * options.interval_ms;  // 150 ms at the default 1 s interval
   result.gaps_ms.reserve(static_cast<std::size_t>(options.gaps));
   for (int i = 0; i < options.gaps; ++i) {
-    // The draw order is the reference script's: three uniforms for the bell, one for "pause?",
+    // The draw order of a JavaScript simulation: three uniforms for the bell, one for "pause?",
     // one for its length. (u1+u2+u3-1.5)*2 has standard deviation 1 and range ±3.
     // (C++ leaves the order of operands of + unspecified, so the draws are sequenced by hand.)
     const double u1 = rng.uniform();

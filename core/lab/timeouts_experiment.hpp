@@ -10,7 +10,7 @@ namespace vigil::lab {
 
 // An hour of heartbeats: 3,600 gaps of 1000 ms with a bell-shaped spread of ±450 ms
 // (an Irwin-Hall sum of three uniforms, standard deviation 150 ms), 1% of them stretched by a
-// pause of 0-4000 ms. With seed 7 the generator draws exactly what the reference script drew.
+// pause of 0-4000 ms. With seed 7, mulberry32 draws what a JavaScript simulation on it draws.
 struct TimeoutsOptions {
   std::uint32_t seed = 7;
   int gaps = 3600;
@@ -33,7 +33,7 @@ struct TimeoutRow {
 struct PhiRow {
   int silence_ms = 0;
   double phi_normal = 0.0;    // exact tail, 0.5*erfc
-  double phi_logistic = 0.0;  // Akka's approximation (what the reference run printed as "normal")
+  double phi_logistic = 0.0;  // Akka's approximation (often presented as the normal tail)
   double phi_exponential = 0.0;
   double phi_empirical = 0.0;
 };

@@ -10,7 +10,7 @@ namespace {
 using cli::Args;
 
 Result<lab::Report> run_gossip_table(const Args& args, std::uint32_t seed) {
-  // The grid is push without loss, as in the reference table; options that would change that
+  // The grid is push without loss, as in the table it reproduces; options that would change that
   // are refused rather than silently ignored.
   for (const char* name : {"loss", "dead", "max-rounds"})
     if (args.has(name))

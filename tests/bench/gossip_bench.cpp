@@ -1,5 +1,5 @@
 // Speed of the epidemic simulation at a million members: push-pull with fanout 1 (the target is
-// under a second a run natively), and the reference push table scaled to n = 10^6 (fanout 1 and 3).
+// under a second a run natively), and the --table push grid scaled to n = 10^6 (fanout 1 and 3).
 // One JSON object per line: rounds, contacts per member, and wall-clock milliseconds per run.
 #include <algorithm>
 #include <chrono>
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   }
   if (runs < 1) runs = 1;
   bench(nodes, 1, vigil::gossip::Mode::push_pull, runs, 1);
-  // The reference table at n = 10^6: push, fanout 1 and 3, seed 44.
+  // The `lab gossip --table` grid at n = 10^6: push, fanout 1 and 3, seed 44.
   bench(nodes, 1, vigil::gossip::Mode::push, runs, 44);
   bench(nodes, 3, vigil::gossip::Mode::push, runs, 44);
   bench(nodes, 1, vigil::gossip::Mode::pull, runs, 1);

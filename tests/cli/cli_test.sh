@@ -40,7 +40,7 @@ run 2 lab detectors --scenario lossy && expect_in "$err" "--scenario must be one
 run 2 lab detectors --runs 0 && expect_in "$err" "--runs must be between 1 and 1000"
 run 2 lab detectors --seconds 2.5 && expect_in "$err" "--seconds expects a whole number"
 
-# lab timeouts: the reference table, exactly, by default.
+# lab timeouts: a JavaScript simulation's table on mulberry32, exactly, by default.
 run 0 lab timeouts && expect_in "$out" "1200                346"
 run 0 lab timeouts --format json &&
   json_check "j.timeouts.length === 5 && j.phi.length === 5 && j.timeouts[0].false_alarms_per_hour === 346 && Math.round(j.window_mean_ms) === 1009"

@@ -6,7 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
 run 0 lab --help && expect_in "$out" "membership"
 run 0 lab gossip --help && expect_in "$out" "--table"
 
-# The reference push table, exactly, from seed 44.
+# The push table of a JavaScript simulation on mulberry32, exactly, from seed 44.
 run 0 lab gossip --table && expect_in "$out" "  100  1          12.2      6.6    11.2        5.5" &&
   expect_in "$out" "10000  3          10.8     13.3     9.7       11.9"
 run 0 lab gossip --table --format json &&

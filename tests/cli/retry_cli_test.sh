@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `vigil lab retry ...` as a user runs it: the reference figures, formats, dispatch and errors.
+# `vigil lab retry ...` as a user runs it: the expected figures, formats, dispatch and errors.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
 
@@ -10,7 +10,7 @@ run 2 lab retry sideways && expect_in "$err" "expected one of chain|hysteresis|f
 run 0 lab retry chain --help && expect_in "$out" "usage: vigil lab retry chain"
 run 2 lab retry chain --fail 0.1 extra && expect_in "$err" "unexpected argument 'extra'"
 
-# retry chain: the closed forms and the reference table.
+# retry chain: the closed forms and the --table rows.
 run 0 lab retry chain --depth 5 --retries 3 --fail 0.7 --format json &&
   json_check "Math.abs(j.calls_per_request - 2.19) < 1e-12 && Math.abs(j.amplification - Math.pow(2.19, 4)) < 1e-9 && j.worst_case === 81 && Math.abs(j.success - Math.pow(0.657, 5)) < 1e-12"
 run 0 lab retry chain --depth 5 --retries 3 --fail 1 --format json &&

@@ -72,7 +72,7 @@ TEST_CASE("steady heartbeats: the fit converges and the spread floor applies") {
   CHECK(d.mean_ms() == 100.0);
   CHECK(d.window().stddev_ms() == 0.0);
   CHECK(d.effective_stddev_ms() == 10.0);
-  // Silence 156.12 ms = mean + 5.612 sigma: phi ~ 8, where the reference run's phi > 8 fired
+  // Silence 156.12 ms = mean + 5.612 sigma: phi ~ 8, where a JavaScript simulation's phi > 8 fired
   // (157 ms).
   CHECK(d.phi_after(156.12) == doctest::Approx(8.0).epsilon(1e-3));
 }

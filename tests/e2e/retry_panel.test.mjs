@@ -48,7 +48,7 @@ const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
 const errors = [];
 try {
-  // 1. The hysteresis loop: the sweep finishes in the page and finds the reference loop.
+  // 1. The hysteresis loop: the sweep finishes in the page and finds the expected loop.
   for (const query of ['view=hysteresis', 'view=hysteresis&gamma=3&timeout=60&step=50']) {
     const { page, errors: pageErrors } = await open(browser, query);
     const started = Date.now();

@@ -20,7 +20,7 @@ std::string one_decimal(double x) {
 }  // namespace
 
 TEST_CASE("the reference gossip table, digit for digit, from seed 44") {
-  // The reference script draws with the same mulberry32 in the same order; every cell matches.
+  // A JavaScript simulation draws with the same mulberry32 in the same order; every cell matches.
   auto rows = run_gossip_table({}).value();
   REQUIRE(rows.size() == 6);
   const char* rounds[] = {"12.2", "5.4", "17.4", "8.4", "22.2", "10.8"};

@@ -9,7 +9,7 @@ using namespace vigil::lab;
 TEST_CASE("seed 7 reproduces the reference hour of heartbeats exactly") {
   const auto r = run_timeouts(TimeoutsOptions{}).value();
   REQUIRE(r.gaps_ms.size() == 3600);
-  // The reference table: timeout, false alarms/hour, average detection.
+  // A JavaScript simulation's table: timeout, false alarms/hour, average detection.
   const int alarms[] = {346, 32, 28, 15, 0};
   const int detect_avg[] = {720, 1012, 1505, 2499, 4495};
   REQUIRE(r.timeouts.size() == 5);

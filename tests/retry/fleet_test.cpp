@@ -38,7 +38,7 @@ TEST_CASE("exponential backoff without jitter: synchronised spikes at 1, 3, 7, 1
   const auto f = run(BackoffStrategy::exponential);
   const auto at = spikes(f, 3000);
   // Each wave finds room for 10 of its calls in the one 10 ms tick it lands on, so each spike
-  // keeps all but 10 per wave of the 4,000: far over the reference 3,000.
+  // keeps all but 10 per wave of the 4,000: far over the 3,000 threshold.
   const std::vector<int> expected = {1, 3, 7, 15, 31};
   REQUIRE(at.size() == expected.size());
   for (std::size_t i = 0; i < at.size(); ++i) {
