@@ -45,7 +45,7 @@ fi
 cmake --build "$build" -j"$jobs" --target vigil vigil_core_tests vigil_unit_tests
 
 echo "[check] unit and command-line tests" >&2
-ctest --test-dir "$build" --output-on-failure -j"$jobs" -R '^(unit|cli)\.'
+ctest --test-dir "$build" --output-on-failure -j"$jobs" -R '^(unit|cli|layering)\.'
 
 echo "[check] formatting" >&2
 "$here/scripts/format.sh" --check

@@ -14,7 +14,7 @@ Result<lab::Report> run_gossip_table(const Args& args, std::uint32_t seed) {
   // are refused rather than silently ignored.
   for (const char* name : {"loss", "dead", "max-rounds"})
     if (args.has(name))
-      return Error{std::string("--table runs the reference lossless push grid; drop --") + name};
+      return Error{std::string("--table runs the lossless push grid (n x fanout, trials averaged); drop --") + name};
   if (auto mode = args.text("mode"); mode && *mode != "push")
     return Error{"--table runs push gossip only; drop --mode " + *mode};
   lab::GossipTableOptions o;
@@ -122,7 +122,7 @@ std::vector<LabCommand> gossip_commands() {
         {"loss", true, "independent loss probability per message", "0"},
         {"dead", true, "crashed members (the last ones): never informed, never answer", "0"},
         {"max-rounds", true, "round cap per run; 0 for 10 x (log2 n + 10)", "0"},
-        {"table", false, "the reference grid: push, n x fanout, trials averaged", ""}},
+        {"table", false, "the push grid: n x fanout, trials averaged (mulberry32, seed 44)", ""}},
        "44",
        run_gossip},
       {"membership",

@@ -28,7 +28,7 @@ std::string one_decimal(double x) {
 
 }  // namespace
 
-TEST_CASE("Pittel's formula gives the reference theory column") {
+TEST_CASE("Pittel's formula gives the theory column") {
   CHECK(gossip::pittel_rounds(100, 1) == doctest::Approx(std::log2(100.0) + std::log(100.0)));
   const char* expected[] = {"11.2", "4.9", "16.9", "7.3", "22.5", "9.7"};
   int i = 0;

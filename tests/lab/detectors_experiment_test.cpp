@@ -18,7 +18,7 @@ std::map<std::string, DetectorsRow> run(std::uint32_t seed) {
 }
 }  // namespace
 
-TEST_CASE("the reference run's shape holds for several fixed seeds") {
+TEST_CASE("the detectors table keeps its shape for several fixed seeds") {
   for (std::uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
     CAPTURE(seed);
     auto r = run(seed);

@@ -19,7 +19,7 @@ std::string one_decimal(double x) {
 
 }  // namespace
 
-TEST_CASE("the reference gossip table, digit for digit, from seed 44") {
+TEST_CASE("the push gossip grid, digit for digit, from seed 44") {
   // A JavaScript simulation draws with the same mulberry32 in the same order; every cell matches.
   auto rows = run_gossip_table({}).value();
   REQUIRE(rows.size() == 6);

@@ -6,7 +6,7 @@
 
 using namespace vigil::lab;
 
-TEST_CASE("seed 7 reproduces the reference hour of heartbeats exactly") {
+TEST_CASE("seed 7 reproduces the mulberry32 hour of heartbeats exactly") {
   const auto r = run_timeouts(TimeoutsOptions{}).value();
   REQUIRE(r.gaps_ms.size() == 3600);
   // A JavaScript simulation's table: timeout, false alarms/hour, average detection.
