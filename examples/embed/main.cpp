@@ -218,8 +218,15 @@ int main(int argc, char** argv) {
   if (!created) die(2, created.error().message);
   const int udp = open_socket(SOCK_DGRAM, self), tcp = open_socket(SOCK_STREAM, self);
   Host h{std::move(created).value(), udp, tcp, {}};
-  std::signal(SIGINT, [](int) { stop_requested = 1; });  // poll() returns EINTR on either
+  std::signal(SIGINT, [](int) { stop_requested = 1; });
   std::signal(SIGTERM, [](int) { stop_requested = 1; });
+  // Both stay blocked except inside ppoll(), which unblocks them atomically: a signal then always
+  // cuts the sleep short, never slips in between the check of stop_requested and the sleep.
+  sigset_t stops, while_waiting;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stops, &while_waiting);
 
   h.node.start(now());
   if (!join.empty()) h.node.join(now(), {parse_address("--join", join)});
@@ -250,8 +257,9 @@ int main(int argc, char** argv) {
       next = std::min(next, s.deadline);
       fds.push_back({s.fd, static_cast<short>(s.written < s.out.size() ? POLLOUT : POLLIN), 0});
     }
-    const auto wait = std::clamp(next - t, Millis{0}, Millis{60000});
-    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) <= 0) continue;
+    const auto wait = std::clamp(next - t, Millis{0}, Millis{60000}).count();
+    const timespec timeout{wait / 1000, (wait % 1000) * 1000000};
+    if (::ppoll(fds.data(), fds.size(), &timeout, &while_waiting) <= 0) continue;
 
     t = now();
     for (int i = 0; i < 256 && (fds[0].revents & POLLIN); ++i) {  // bounded: timers still run
