@@ -4,7 +4,9 @@
 // with nothing but `pkg-config --cflags --libs vigil-swim`.
 //
 //   node tests/library/embed.test.mjs --build build --source . [--cxx c++] [--launcher ccache]
-//                                     [--work DIR]
+//                                     [--work DIR] [--sanitize FLAGS]
+// --sanitize passes the sanitizer flags the libraries were built with (a sanitized build's
+// libraries need its runtime) to every compile and link of the outside project.
 // --work names a fixed scratch folder (emptied first, removed after a pass): with the same paths
 // on every run, a compiler launcher such as ccache finds the example's objects again.
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +23,7 @@ if (!args.build || !args.source) {
 const cxx = args.cxx || 'c++';
 // A CMake list, as CMAKE_CXX_COMPILER_LAUNCHER holds it: the program, then its own arguments.
 const launcher = (args.launcher || '').split(';').filter(Boolean);
+const sanitize = (args.sanitize || '').split(/\s+/).filter(Boolean);
 
 let tmp = mkdtempSync(path.join(os.tmpdir(), 'vigil-library-'));
 if (args.work) {
@@ -59,7 +62,8 @@ check(spawnSync(path.join(prefix, 'bin/vigil'), ['--help']).status === 0, 'the i
 const exampleBuild = path.join(tmp, 'embed-build');
 const configure = ['-S', path.join(args.source, 'examples/embed'), '-B', exampleBuild,
                    `-DCMAKE_PREFIX_PATH=${prefix}`, `-DCMAKE_CXX_COMPILER=${cxx}`,
-                   '-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror', '-DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON'];
+                   `-DCMAKE_CXX_FLAGS=${['-Wall', '-Wextra', '-Werror', ...sanitize].join(' ')}`,
+                   `-DCMAKE_EXE_LINKER_FLAGS=${sanitize.join(' ')}`, '-DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON'];
 if (launcher.length) configure.push(`-DCMAKE_CXX_COMPILER_LAUNCHER=${launcher.join(';')}`);
 run('cmake', configure);
 run('cmake', ['--build', exampleBuild, '-j2']);
@@ -131,10 +135,10 @@ check(flags.some((f) => f.startsWith('-I') && f.includes(prefix)), `pkg-config p
 // Compiled and linked apart: a launcher such as ccache caches only a compilation.
 const cflags = flags.filter((f) => f.startsWith('-I'));
 const libs = flags.filter((f) => !f.startsWith('-I'));
-const compile = [cxx, '-std=c++20', '-Wall', '-Wextra', '-Werror', ...cflags, '-c', hello, '-o', `${hello}.o`];
+const compile = [cxx, '-std=c++20', '-Wall', '-Wextra', '-Werror', ...sanitize, ...cflags, '-c', hello, '-o', `${hello}.o`];
 if (launcher.length) run(launcher[0], [...launcher.slice(1), ...compile]);
 else run(compile[0], compile.slice(1));
-run(cxx, [`${hello}.o`, ...libs, '-o', path.join(tmp, 'hello')]);
+run(cxx, [...sanitize, `${hello}.o`, ...libs, '-o', path.join(tmp, 'hello')]);
 const out = spawnSync(path.join(tmp, 'hello'), { encoding: 'utf8' });
 check(out.status === 0 && out.stdout.trim() === 'solo 1', `the pkg-config program runs: '${out.stdout.trim()}'`);
 passed = true;
