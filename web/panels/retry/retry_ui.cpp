@@ -8,20 +8,6 @@
 
 namespace vigil::web::retry_ui {
 
-double url_param(const UrlParams& p, const retry::ParamSpec& spec, double fallback) {
-  const double lo = spec.view_min, hi = spec.view_max;
-  if (!spec.alias.empty()) fallback = p.number(std::string(spec.alias), fallback, lo, hi);
-  return p.number(std::string(spec.url_key()), fallback, lo, hi);
-}
-
-int url_param(const UrlParams& p, const retry::ParamSpec& spec, int fallback) {
-  return static_cast<int>(url_param(p, spec, static_cast<double>(fallback)));
-}
-
-void save_param(UrlParams& p, const retry::ParamSpec& spec, double value) {
-  p.set(std::string(spec.url_key()), value);
-}
-
 bool param_slider(const retry::ParamSpec& spec, double* v) {
   char format[16];
   std::snprintf(format, sizeof format, "%%.%df", spec.digits);

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <vigil/retry/params.hpp>
-#include "app/url_params.hpp"
+#include "panels/retry/param_url.hpp"
 
 // What the four retry views share: parameters read from the page's URL and set on sliders through
 // their retry::ParamSpec, the command line that reproduces a view, and a few drawing helpers.
@@ -22,12 +22,6 @@ namespace vigil::web::retry_ui {
 inline constexpr double kBudgetMs = 20;
 // A background tab gets no frames; on return, play on rather than replay the lost seconds.
 inline constexpr double kMaxFrameMs = 250;
-
-// The parameter under its URL key (or its alias) when it lies in the slider's range, otherwise
-// `fallback`: a page cannot open a view where its sliders could not go.
-double url_param(const UrlParams& p, const retry::ParamSpec& spec, double fallback);
-int url_param(const UrlParams& p, const retry::ParamSpec& spec, int fallback);
-void save_param(UrlParams& p, const retry::ParamSpec& spec, double value);
 
 // A slider over the spec's view range, with its label, scale and decimals.
 bool param_slider(const retry::ParamSpec& spec, double* v);

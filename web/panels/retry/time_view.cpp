@@ -19,12 +19,12 @@ using retry_ui::ms_since;
 TimeView::TimeView(const UrlParams& p, bool open, const retry::ParamSpec& speed)
     : playing_(p.flag("autoplay")),
       speed_spec_(speed),
-      speed_(open ? retry_ui::url_param(p, speed, speed.def) : speed.def) {}
+      speed_(open ? url_param(p, speed, speed.def) : speed.def) {}
 
 void TimeView::open_at(const UrlParams& p, bool open) {
   if (!open) return;
   // &second=k opens the run k simulated seconds in, for pages that embed a moment.
-  const int second = retry_ui::url_param(p, kSecond, static_cast<int>(kSecond.def));
+  const int second = url_param(p, kSecond, static_cast<int>(kSecond.def));
   for (int i = 0; i < second && !finished(); ++i) step();
   if (p.text("scene").value_or("") == kOutageStormScene) start_scene();
 }
@@ -141,9 +141,9 @@ void TimeView::draw_play_controls() {
 
 void TimeView::save_time(UrlParams& p, bool open) const {
   if (!open) return;
-  retry_ui::save_param(p, speed_spec_, speed_);
+  save_param(p, speed_spec_, speed_);
   p.set_flag("autoplay", playing_);
-  if (second() > 0) retry_ui::save_param(p, kSecond, static_cast<double>(second()));
+  if (second() > 0) save_param(p, kSecond, static_cast<double>(second()));
 }
 
 void TimeView::state_time(nlohmann::json& view, nlohmann::json& s) const {
