@@ -70,11 +70,11 @@ Report chain_table_report(const std::vector<ChainRow>& rows) {
 
 Status HysteresisOptions::validate() const {
   if (auto s = model.validate(); !s) return s;
-  if (!(lambda_min > 0.0 && lambda_min <= 1e7))
-    return Error{"--lambda-min must be between 0 and 1e7 req/s"};
-  if (!(lambda_max >= lambda_min && lambda_max <= 1e7))
-    return Error{"--lambda-max must be at least --lambda-min and at most 1e7 req/s"};
-  if (!(step > 0.0)) return Error{"--step must be > 0 req/s"};
+  namespace p = retry::hysteresis_param;
+  if (auto s = p::lambda_min.check(lambda_min); !s) return s;
+  if (auto s = p::lambda_max.check(lambda_max); !s) return s;
+  if (!(lambda_max >= lambda_min)) return Error{"--lambda-max must be at least --lambda-min"};
+  if (auto s = p::step.check(step); !s) return s;
   if ((lambda_max - lambda_min) / step > 10000)
     return Error{"--step is too small: at most 10000 loads per direction"};
   if (!(settle_seconds > 0.0 && settle_seconds <= 100000.0))
@@ -143,8 +143,11 @@ Report hysteresis_report(const HysteresisResult& r, const HysteresisOptions& o) 
 Result<std::vector<retry::Equilibrium>> run_equilibria(const retry::HysteresisModel& model,
                                                        double lambda0) {
   if (auto s = model.validate(); !s) return s.error();
-  if (!(lambda0 > 0.0 && lambda0 <= 1e7))
-    return Error{"--equilibria must be a load between 0 and 1e7 req/s"};
+  // A load as the sweep's loads are.
+  if (!retry::hysteresis_param::lambda_min.contains(lambda0))
+    return Error{"--equilibria must be a load in " +
+                 retry::hysteresis_param::lambda_min.range_text() + ", got " +
+                 retry::number_text(lambda0)};
   return retry::equilibria(model, lambda0);
 }
 

@@ -29,9 +29,9 @@ Report chain_table_report(const std::vector<ChainRow>& rows);
 // --- retry hysteresis: the fluid model with the load swept up and back down.
 struct HysteresisOptions {
   retry::HysteresisModel model;
-  double lambda_min = 100.0;
-  double lambda_max = 1350.0;
-  double step = 25.0;
+  double lambda_min = retry::hysteresis_param::lambda_min.def;
+  double lambda_max = retry::hysteresis_param::lambda_max.def;
+  double step = retry::hysteresis_param::step.def;
   double settle_seconds = 600.0;  // simulated time allowed per load before moving on
 
   Status validate() const;

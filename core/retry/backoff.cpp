@@ -45,9 +45,9 @@ Result<BackoffStrategy> parse_backoff(const std::string& name) {
 }
 
 Status Backoff::validate() const {
-  if (!(base_s > 0.0 && base_s <= 3600.0)) return Error{"--base must be between 0 and 3600 s"};
-  if (!(cap_s >= base_s && cap_s <= 86400.0))
-    return Error{"--cap must be at least --base and at most 86400 s"};
+  if (auto s = fleet_param::base.check(base_s); !s) return s;
+  if (auto s = fleet_param::cap.check(cap_s); !s) return s;
+  if (!(cap_s >= base_s)) return Error{"--cap must be at least --base"};
   if (!(immediate_s > 0.0 && immediate_s <= base_s))
     return Error{"the immediate retry's wait must be > 0 and at most --base"};
   return ok_status();

@@ -5,6 +5,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/retry/params.hpp>
 
 namespace vigil::retry {
 
@@ -27,8 +28,8 @@ Result<BackoffStrategy> parse_backoff(const std::string& name);
 
 struct Backoff {
   BackoffStrategy strategy = BackoffStrategy::full_jitter;
-  double base_s = 1.0;
-  double cap_s = 20.0;
+  double base_s = fleet_param::base.def;
+  double cap_s = fleet_param::cap.def;
   double immediate_s = 0.01;  // the wait of `none`
 
   Status validate() const;

@@ -1,18 +1,14 @@
 #include <vigil/retry/chain.hpp>
 
 #include <cmath>
-#include <string>
 
 namespace vigil::retry {
 
 Status Chain::validate() const {
-  // Bounds keep k^(N-1) a finite double.
-  if (depth < 1 || depth > 64) return Error{"--depth must be between 1 and 64 services"};
-  if (tries < 1 || tries > 100)
-    return Error{"--retries (attempts per hop, the first call included) must be between 1 and 100"};
-  if (!(fail >= 0.0 && fail <= 1.0))
-    return Error{"--fail must be a probability in [0, 1], got " + std::to_string(fail)};
-  return ok_status();
+  // The bounds on N and k keep k^(N-1) a finite double.
+  if (auto s = chain_param::depth.check(depth); !s) return s;
+  if (auto s = chain_param::tries.check(tries); !s) return s;
+  return chain_param::fail.check(fail);
 }
 
 double expected_calls(int tries, double fail) {

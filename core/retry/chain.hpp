@@ -1,15 +1,16 @@
 #pragma once
 
 #include <vigil/base/result.hpp>
+#include <vigil/retry/params.hpp>
 
 namespace vigil::retry {
 
 // A chain of services S1 -> S2 -> ... -> SN in which every hop makes up to `tries` attempts (the
 // first call included) at the next one, and the last hop fails with probability `fail`.
 struct Chain {
-  int depth = 5;      // N, services in the chain
-  int tries = 3;      // k, attempts per hop
-  double fail = 0.1;  // p, failure probability of a call to the last service
+  int depth = static_cast<int>(chain_param::depth.def);  // N, services in the chain
+  int tries = static_cast<int>(chain_param::tries.def);  // k, attempts per hop
+  double fail = chain_param::fail.def;  // p, failure probability of a call to the last service
 
   Status validate() const;
 };

@@ -7,10 +7,9 @@
 namespace vigil::retry {
 
 Status FleetOptions::validate() const {
-  if (clients < 1 || clients > 1'000'000) return Error{"--clients must be between 1 and 1000000"};
-  if (seconds < 1 || seconds > 3600) return Error{"--seconds must be between 1 and 3600"};
-  if (!(capacity_rps > 0.0 && capacity_rps <= 1e7))
-    return Error{"--capacity must be between 0 and 1e7 req/s"};
+  if (auto s = fleet_param::clients.check(clients); !s) return s;
+  if (auto s = fleet_param::seconds.check(seconds); !s) return s;
+  if (auto s = fleet_param::capacity.check(capacity_rps); !s) return s;
   return backoff.validate();
 }
 

@@ -5,6 +5,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/retry/backoff.hpp>
+#include <vigil/retry/params.hpp>
 #include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
@@ -21,11 +22,11 @@ namespace vigil::retry {
 // rather than per second is what makes synchronisation costly: 4,000 calls in one instant find
 // room for 10, while the same calls spread over a second find room for 1,000.
 struct FleetOptions {
-  int clients = 4000;
-  int seconds = 35;
-  Backoff backoff;  // full jitter, base 1 s, cap 20 s
-  double capacity_rps = 1000.0;
-  std::uint32_t seed = 2;
+  int clients = static_cast<int>(fleet_param::clients.def);
+  int seconds = static_cast<int>(fleet_param::seconds.def);
+  Backoff backoff;  // full jitter, fleet_param's base and cap
+  double capacity_rps = fleet_param::capacity.def;
+  std::uint32_t seed = static_cast<std::uint32_t>(kSeedParam.def);
 
   Status validate() const;
 };

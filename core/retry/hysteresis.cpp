@@ -17,18 +17,15 @@ double sigmoid(double x) {
 }  // namespace
 
 Status HysteresisModel::validate() const {
-  if (!(l0_ms > 0.0 && l0_ms <= 10000.0)) return Error{"--l0 must be between 0 and 10000 ms"};
-  if (!(timeout_ms > l0_ms && timeout_ms <= 100000.0))
-    return Error{"--timeout must be above --l0 (the base latency) and at most 100000 ms"};
-  if (!(mu_max > 0.0 && mu_max <= 1e7)) return Error{"--mu-max must be between 0 and 1e7 req/s"};
-  if (!(alpha >= 0.0 && alpha <= 1e6)) return Error{"--alpha must be between 0 and 1e6"};
-  if (!(beta >= 0.0 && beta <= 10.0)) return Error{"--beta must be between 0 and 10"};
-  if (!(gamma >= 0.0 && gamma <= 100.0)) return Error{"--gamma must be between 0 and 100"};
-  if (!(kappa > 0.0 && kappa <= 100.0)) return Error{"--kappa must be between 0 and 100 per ms"};
-  if (!(eta > 0.0 && eta <= 1000.0))
-    return Error{"--eta must be between 0 and 1000 ms per request"};
-  if (!(max_latency_ms > timeout_ms && max_latency_ms <= 100000.0))
-    return Error{"--max-latency must be above --timeout and at most 100000 ms"};
+  namespace p = hysteresis_param;
+  for (auto [spec, value] : {std::pair{p::l0, l0_ms}, std::pair{p::timeout, timeout_ms},
+                             std::pair{p::mu_max, mu_max}, std::pair{p::alpha, alpha},
+                             std::pair{p::beta, beta}, std::pair{p::gamma, gamma},
+                             std::pair{p::kappa, kappa}, std::pair{p::eta, eta},
+                             std::pair{p::max_latency, max_latency_ms}})
+    if (auto s = spec.check(value); !s) return s;
+  if (!(timeout_ms > l0_ms)) return Error{"--timeout must be above --l0 (the base latency)"};
+  if (!(max_latency_ms > timeout_ms)) return Error{"--max-latency must be above --timeout"};
   return ok_status();
 }
 

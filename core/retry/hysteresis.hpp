@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
+#include <vigil/retry/params.hpp>
 
 namespace vigil::retry {
 
@@ -42,16 +43,20 @@ namespace vigil::retry {
 // near 320, about mu_max / (1 + gamma)) are those of a server without degradation, so alpha
 // defaults to 0 here and stays available as an option.
 struct HysteresisModel {
-  double timeout_ms = 50.0;
-  double mu_max = 1000.0;  // req/s
-  double l0_ms = 20.0;     // base latency of an idle server
-  double alpha = 0.0;      // capacity degradation (0.1 traps the server; see above)
-  double beta = 2.0;
-  double gamma = 2.0;  // retry amplification: a storm multiplies load by 1 + gamma (3 tries)
-  double kappa = 0.5;  // 1/ms: retries rise from 12% to 88% of their maximum within +-4 ms
-  double eta = 1.0;    // ms of latency per request/s of excess for a second: 1000 / mu_max, an
-                       // excess request waits one service time behind the queue
-  double max_latency_ms = 1000.0;  // the queue limit
+  // Defaults and ranges: hysteresis_param (retry/params.hpp).
+  double timeout_ms = hysteresis_param::timeout.def;
+  double mu_max = hysteresis_param::mu_max.def;  // req/s
+  double l0_ms = hysteresis_param::l0.def;       // base latency of an idle server
+  double alpha = hysteresis_param::alpha.def;    // capacity degradation (0.1 traps the server)
+  double beta = hysteresis_param::beta.def;
+  // Retry amplification: a storm multiplies load by 1 + gamma (3 tries at the default 2).
+  double gamma = hysteresis_param::gamma.def;
+  // 1/ms: at the default 0.5 retries rise from 12% to 88% of their maximum within +-4 ms.
+  double kappa = hysteresis_param::kappa.def;
+  // ms of latency per request/s of excess for a second. The default 1 is 1000 / mu_max: an excess
+  // request waits one service time behind the queue.
+  double eta = hysteresis_param::eta.def;
+  double max_latency_ms = hysteresis_param::max_latency.def;  // the queue limit
 
   Status validate() const;
 

@@ -60,21 +60,14 @@ std::string mitigations_name(const Mitigations& m) {
 }
 
 Status ServerOptions::validate() const {
-  if (!(arrival_rps > 0.0 && arrival_rps <= 100000.0))
-    return Error{"--arrival must be between 0 and 100000 req/s"};
-  if (!(capacity_rps > 0.0 && capacity_rps <= 100000.0))
-    return Error{"--capacity must be between 0 and 100000 req/s"};
-  if (!(timeout_ms > 0.0 && timeout_ms <= 600000.0))
-    return Error{"--timeout must be between 0 and 600000 ms"};
-  if (tries < 1 || tries > 10) return Error{"--tries must be between 1 and 10"};
-  if (seconds < 3 || seconds > 600) return Error{"--seconds must be between 3 and 600"};
-  if (!(trigger_at_s >= 1.0)) return Error{"the trigger must start at 1 s or later"};
-  if (!(trigger_seconds >= 0.0 && trigger_seconds <= 600.0))
-    return Error{"--trigger-seconds must be between 0 and 600"};
-  if (!(trigger_capacity > 0.0 && trigger_capacity <= 10.0))
-    return Error{"--trigger-capacity must be a share of capacity in (0, 10]"};
-  if (!(trigger_load >= 0.0 && trigger_load <= 100.0))
-    return Error{"--trigger-load must be a multiplier between 0 and 100"};
+  namespace p = server_param;
+  for (auto [spec, value] :
+       {std::pair{p::arrival, arrival_rps}, std::pair{p::capacity, capacity_rps},
+        std::pair{p::timeout, timeout_ms}, std::pair{p::tries, static_cast<double>(tries)},
+        std::pair{p::seconds, static_cast<double>(seconds)}, std::pair{p::trigger_at, trigger_at_s},
+        std::pair{p::trigger_seconds, trigger_seconds},
+        std::pair{p::trigger_capacity, trigger_capacity}, std::pair{p::trigger_load, trigger_load}})
+    if (auto s = spec.check(value); !s) return s;
   if (!(settle_seconds >= 0.0)) return Error{"the settle time must be >= 0 s"};
   if (trigger_end_s() + settle_seconds + 1.0 > seconds)
     return Error{"--seconds must leave at least 1 s after the trigger ends and " +

@@ -8,6 +8,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/retry/backoff.hpp>
+#include <vigil/retry/params.hpp>
 #include <vigil/retry/retry_budget.hpp>
 #include <vigil/retry/retry_quota.hpp>
 #include <vigil/base/rng.hpp>
@@ -39,21 +40,22 @@ std::string mitigations_name(const Mitigations& m);
 // During the trigger the server runs at `trigger_capacity` of its capacity and the arrival rate
 // is multiplied by `trigger_load`.
 struct ServerOptions {
-  double arrival_rps = 700.0;
-  double capacity_rps = 1000.0;
-  double timeout_ms = 100.0;
-  int tries = 3;  // attempts per request, the first included
+  // Defaults and ranges: server_param (retry/params.hpp).
+  double arrival_rps = server_param::arrival.def;
+  double capacity_rps = server_param::capacity.def;
+  double timeout_ms = server_param::timeout.def;
+  int tries = static_cast<int>(server_param::tries.def);  // per request, the first included
   Backoff backoff{BackoffStrategy::full_jitter, 0.02, 1.0, 0.001};
-  int seconds = 60;
-  double trigger_at_s = 10.0;
-  double trigger_seconds = 5.0;
-  double trigger_capacity = 0.5;
-  double trigger_load = 1.0;
+  int seconds = static_cast<int>(server_param::seconds.def);
+  double trigger_at_s = server_param::trigger_at.def;
+  double trigger_seconds = server_param::trigger_seconds.def;
+  double trigger_capacity = server_param::trigger_capacity.def;
+  double trigger_load = server_param::trigger_load.def;
   double settle_seconds = 10.0;  // allowed after the trigger before "after" is measured
   Mitigations mitigations;
   RetryBudgetConfig budget;
   RetryQuotaConfig quota;
-  std::uint32_t seed = 2;
+  std::uint32_t seed = static_cast<std::uint32_t>(kSeedParam.def);
 
   Status validate() const;
   double trigger_end_s() const { return trigger_at_s + trigger_seconds; }

@@ -6,7 +6,7 @@
 namespace vigil::retry {
 
 Status RetryBudgetConfig::validate() const {
-  if (!(ratio >= 0.0 && ratio <= 10.0)) return Error{"--budget-ratio must be between 0 and 10"};
+  if (auto s = server_param::budget_ratio.check(ratio); !s) return s;
   if (!(max_tokens >= 1.0 && max_tokens <= 1e9))
     return Error{"the retry budget's token cap must be between 1 and 1e9"};
   if (!(initial_tokens >= 0.0 && initial_tokens <= max_tokens))

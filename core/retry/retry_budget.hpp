@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include <vigil/base/result.hpp>
+#include <vigil/retry/params.hpp>
 
 namespace vigil::retry {
 
@@ -14,7 +15,7 @@ namespace vigil::retry {
 // gRPC's retry throttling is a different bucket (failures drain it, successes refill it, retries
 // stop below half); this one bounds the share directly, which is the property the labs show.
 struct RetryBudgetConfig {
-  double ratio = 0.1;
+  double ratio = server_param::budget_ratio.def;
   double max_tokens = 100.0;
   double initial_tokens = 100.0;
 

@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <string>
 
 #include "app/url_params.hpp"
+#include "panels/retry/param_url.hpp"
 
 using vigil::web::UrlParams;
 
@@ -46,4 +48,34 @@ TEST_CASE("flags and erasing") {
   CHECK(p.query() == "demo=swim&embed=1");
   // A key without a value survives the round trip as a key without a value.
   CHECK(UrlParams::parse("embed&demo=phi").query() == "demo=phi&embed");
+}
+
+TEST_CASE("retry parameters: read under their key or alias within the slider's range") {
+  using vigil::web::save_param;
+  using vigil::web::url_param;
+  namespace chain = vigil::retry::chain_param;
+  namespace hysteresis = vigil::retry::hysteresis_param;
+  const auto& mu = hysteresis::mu_max;
+  // The key, then the alias, then the fallback.
+  CHECK(url_param(UrlParams::parse("mu-max=1500"), mu, mu.def) == 1500.0);
+  CHECK(url_param(UrlParams::parse("mu=1200"), mu, mu.def) == 1200.0);
+  CHECK(url_param(UrlParams::parse("mu=1200&mu-max=1500"), mu, mu.def) == 1500.0);
+  CHECK(url_param(UrlParams::parse(""), mu, mu.def) == mu.def);
+  // Outside the slider's range (though within the model's), the page keeps the fallback.
+  CHECK(url_param(UrlParams::parse("mu-max=" + std::to_string(mu.view_max * 2)), mu, mu.def) ==
+        mu.def);
+  CHECK(url_param(UrlParams::parse("mu-max=" + std::to_string(mu.view_min / 2)), mu, mu.def) ==
+        mu.def);
+  CHECK(url_param(UrlParams::parse("mu-max=" + std::to_string(mu.view_max)), mu, mu.def) ==
+        mu.view_max);
+  // An out-of-range key does not hide a good alias.
+  CHECK(url_param(UrlParams::parse("mu=1200&mu-max=-1"), mu, mu.def) == 1200.0);
+  // The chain's k travels as tries (its command line calls it --retries, also read).
+  const int tries = url_param(UrlParams::parse("retries=7"), chain::tries, 3);
+  CHECK(tries == 7);
+  UrlParams p;
+  save_param(p, chain::tries, tries);
+  save_param(p, chain::fail, 0.45);
+  CHECK(p.query() == "fail=0.45&tries=7");
+  CHECK(url_param(UrlParams::parse(p.query()), chain::fail, chain::fail.def) == 0.45);
 }
