@@ -39,7 +39,7 @@ namespace vigil::retry {
 // loses capacity as its queue grows is trapped at the ceiling even without retries, whatever the
 // load, once capacity(max_latency) falls below it. With alpha = 0.1 the server
 // could not carry even 909 req/s at its base latency (capacity(L0) = mu_max / 1.1), let alone
-// 950 before collapse; the model's reference figures (collapse near 950, recovery
+// 950 before collapse; the model's usual figures (collapse near 950, recovery
 // near 320, about mu_max / (1 + gamma)) are those of a server without degradation, so alpha
 // defaults to 0 here and stays available as an option.
 struct HysteresisModel {
