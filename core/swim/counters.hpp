@@ -110,7 +110,7 @@ constexpr void for_each_counter_member(F&& f) {
           "User messages (memberlist type 8, e.g. Serf's events) received; carried as bytes.",
           &C::user_messages);
   counter("user_messages_dropped", "vigil_user_messages_dropped_total",
-          "Of those, messages dropped because the 256 before them had not been taken yet.",
+          "Of those, messages dropped because 256 were still waiting to be handed on.",
           &C::user_messages_dropped);
   counter("exchanges_unchanged", "vigil_exchanges_unchanged_total",
           "Full-state exchanges received that matched this agent's own view (not merged).",
