@@ -9,27 +9,6 @@ namespace {
 constexpr std::uint16_t kPort = 7946;
 // A push-pull to an unreachable peer fails after this long (a TCP connect timeout).
 constexpr Millis kStreamTimeout{2000};
-
-void add(swim::Counters& into, const swim::Counters& c) {
-  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t) {
-    into.messages_sent[t] += c.messages_sent[t];
-    into.messages_received[t] += c.messages_received[t];
-  }
-  into.datagrams_sent += c.datagrams_sent;
-  into.bytes_sent += c.bytes_sent;
-  into.datagrams_received += c.datagrams_received;
-  into.bytes_received += c.bytes_received;
-  into.datagrams_rejected += c.datagrams_rejected;
-  into.streams_sent += c.streams_sent;
-  into.stream_bytes_sent += c.stream_bytes_sent;
-  into.exchanges_unchanged += c.exchanges_unchanged;
-  into.probes += c.probes;
-  into.probes_failed += c.probes_failed;
-  into.indirect_probes += c.indirect_probes;
-  into.suspicions += c.suspicions;
-  into.refutations += c.refutations;
-  into.name_conflicts += c.name_conflicts;
-}
 }  // namespace
 
 Status ClusterOptions::validate() const {
@@ -258,7 +237,7 @@ void SwimCluster::revive(std::size_t i) {
   // A restarted process speaks with a higher incarnation than it last had, so its alive
   // message beats the death others recorded.
   const swim::Incarnation next = h.node->incarnation() + 1;
-  add(h.retired, h.node->counters());
+  swim::add(h.retired, h.node->counters());
   h.paused_until = Millis{0};
   h.slow = Millis{0};
   boot(i, next);
@@ -297,8 +276,8 @@ const swim::Member* SwimCluster::view(std::size_t observer, std::size_t observed
 swim::Counters SwimCluster::totals() const {
   swim::Counters sum;
   for (const auto& h : hosts_) {
-    add(sum, h.retired);
-    add(sum, h.node->counters());
+    swim::add(sum, h.retired);
+    swim::add(sum, h.node->counters());
   }
   return sum;
 }

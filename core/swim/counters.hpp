@@ -2,41 +2,157 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include <vigil/wire/messages.hpp>
 
 namespace vigil::swim {
 
 // Traffic and protocol counters of one node (the agent's /metrics and the labs read them).
+// for_each_counter_member below is their only list, with what each one counts: the simulation's
+// totals, the agent's JSON and its metrics all walk it, so a field added here without an entry
+// there is missing from all three (and fails the counters' unit test).
 struct Counters {
-  static constexpr std::size_t kTypes = 14;  // message types 0..13 (ping .. err)
+  static constexpr std::size_t kTypes = wire::kNumberedMessageTypes;
+  using ByType = std::array<std::uint64_t, kTypes>;  // indexed by the message type byte
 
-  std::array<std::uint64_t, kTypes> messages_sent{};  // by type, counting compound parts
-  std::array<std::uint64_t, kTypes> messages_received{};
+  ByType messages_sent{};
+  ByType messages_received{};
   std::uint64_t datagrams_sent = 0;
   std::uint64_t bytes_sent = 0;
   std::uint64_t datagrams_received = 0;
   std::uint64_t bytes_received = 0;
-  std::uint64_t datagrams_rejected = 0;        // undecodable, wrong label, or failed decryption
-  std::uint64_t datagrams_label_mismatch = 0;  // of those: another label, or none when one is set
-  std::uint64_t datagrams_decrypt_failed = 0;  // of those: no key opened it (or not encrypted)
-  std::uint64_t streams_rejected = 0;       // TCP streams refused: wrong label, failed decryption
-  std::uint64_t streams_sent = 0;           // push-pull exchanges started
-  std::uint64_t stream_pings_answered = 0;  // memberlist's TCP fallback pings we acked
-  std::uint64_t stream_pings_sent = 0;      // our own TCP fallback pings, after a UDP timeout
-  std::uint64_t stream_pings_acked = 0;     // of those: answered with the right ack
-  std::uint64_t user_messages = 0;          // type 8 (Serf's events), handed up as bytes
-  std::uint64_t user_messages_dropped = 0;  // of those: the host had not drained the last 256
+  std::uint64_t datagrams_rejected = 0;
+  std::uint64_t datagrams_label_mismatch = 0;
+  std::uint64_t datagrams_decrypt_failed = 0;
+  std::uint64_t streams_rejected = 0;
+  std::uint64_t streams_sent = 0;
+  std::uint64_t stream_pings_answered = 0;
+  std::uint64_t stream_pings_sent = 0;
+  std::uint64_t stream_pings_acked = 0;
+  std::uint64_t user_messages = 0;
+  std::uint64_t user_messages_dropped = 0;
   std::uint64_t stream_bytes_sent = 0;
-  std::uint64_t exchanges_unchanged = 0;  // full states received that matched our own view
+  std::uint64_t exchanges_unchanged = 0;
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
-  std::uint64_t indirect_probes = 0;  // probes that needed helpers
-  std::uint64_t suspicions = 0;       // members this node started to suspect
-  std::uint64_t refutations = 0;      // times this node refuted an accusation
-  std::uint64_t name_conflicts = 0;   // claims to a known member's name from another address
+  std::uint64_t indirect_probes = 0;
+  std::uint64_t suspicions = 0;
+  std::uint64_t refutations = 0;
+  std::uint64_t name_conflicts = 0;
 
   static std::size_t index(wire::MessageType t) { return static_cast<std::size_t>(t); }
 };
+
+// One number, or one per message type (a ByType, labelled by wire::to_string of the type).
+enum class CounterKind : std::uint8_t { total, by_type };
+
+// How a counter is published. The help text speaks of "this agent" because /metrics is where
+// it is read; in the simulation the same counter belongs to one simulated node.
+struct CounterInfo {
+  std::string_view key;     // its key in the agent's JSON "counters"
+  std::string_view metric;  // its Prometheus counter (by_type: one sample per {type="..."})
+  std::string_view help;
+  CounterKind kind;
+};
+
+// Calls f(info, member) for every field of Counters, `member` being a pointer to it
+// (std::uint64_t Counters::* or Counters::ByType Counters::*, as info.kind says).
+template <class F>
+constexpr void for_each_counter_member(F&& f) {
+  auto counter = [&f](std::string_view key, std::string_view metric, std::string_view help,
+                      auto member) {
+    using Field = std::remove_reference_t<decltype(std::declval<Counters&>().*member)>;
+    static_assert(std::is_same_v<Field, std::uint64_t> || std::is_same_v<Field, Counters::ByType>);
+    constexpr CounterKind kind =
+        std::is_same_v<Field, Counters::ByType> ? CounterKind::by_type : CounterKind::total;
+    f(CounterInfo{key, metric, help, kind}, member);
+  };
+  using C = Counters;
+  counter("messages_sent", "vigil_messages_sent_total",
+          "Messages sent, by type (compound parts counted).", &C::messages_sent);
+  counter("messages_received", "vigil_messages_received_total", "Messages received, by type.",
+          &C::messages_received);
+  counter("datagrams_sent", "vigil_datagrams_sent_total", "UDP datagrams sent.",
+          &C::datagrams_sent);
+  counter("bytes_sent", "vigil_bytes_sent_total", "UDP payload bytes sent.", &C::bytes_sent);
+  counter("datagrams_received", "vigil_datagrams_received_total", "UDP datagrams received.",
+          &C::datagrams_received);
+  counter("bytes_received", "vigil_bytes_received_total", "UDP payload bytes received.",
+          &C::bytes_received);
+  counter("datagrams_rejected", "vigil_datagrams_rejected_total",
+          "Datagrams dropped: undecodable, a foreign label, or failed decryption.",
+          &C::datagrams_rejected);
+  counter("datagrams_label_mismatch", "vigil_datagrams_label_mismatch_total",
+          "Dropped datagrams that carried another label, or none where one is required.",
+          &C::datagrams_label_mismatch);
+  counter("datagrams_decrypt_failed", "vigil_datagrams_decrypt_failed_total",
+          "Dropped datagrams that no key of the keyring opened (plaintext included).",
+          &C::datagrams_decrypt_failed);
+  counter("streams_rejected", "vigil_streams_rejected_total",
+          "TCP streams refused: a foreign label, failed decryption or a bad frame.",
+          &C::streams_rejected);
+  counter("streams", "vigil_streams_sent_total",
+          "Full-state exchanges (push-pull over TCP) this agent started.", &C::streams_sent);
+  counter("stream_bytes_sent", "vigil_stream_bytes_sent_total",
+          "Bytes of full state this agent sent in the exchanges it started (before framing).",
+          &C::stream_bytes_sent);
+  counter("stream_pings_answered", "vigil_stream_pings_answered_total",
+          "Pings that arrived over TCP (memberlist's fallback probe) and were acked.",
+          &C::stream_pings_answered);
+  counter("stream_pings_sent", "vigil_stream_pings_sent_total",
+          "Pings this agent sent over TCP after a UDP probe timed out (memberlist's fallback).",
+          &C::stream_pings_sent);
+  counter("stream_pings_acked", "vigil_stream_pings_acked_total",
+          "Of those, pings answered with their ack.", &C::stream_pings_acked);
+  counter("user_messages", "vigil_user_messages_total",
+          "User messages (memberlist type 8, e.g. Serf's events) received; carried as bytes.",
+          &C::user_messages);
+  counter("user_messages_dropped", "vigil_user_messages_dropped_total",
+          "Of those, messages dropped because 256 were still waiting to be handed on.",
+          &C::user_messages_dropped);
+  counter("exchanges_unchanged", "vigil_exchanges_unchanged_total",
+          "Full-state exchanges received that matched this agent's own view (not merged).",
+          &C::exchanges_unchanged);
+  counter("probes", "vigil_probes_total", "Probes started.", &C::probes);
+  counter("probes_failed", "vigil_probes_failed_total",
+          "Probes that got no ack, direct or relayed.", &C::probes_failed);
+  counter("indirect_probes", "vigil_indirect_probes_total", "Probes that asked helpers.",
+          &C::indirect_probes);
+  counter("suspicions", "vigil_suspicions_total", "Members this agent started to suspect.",
+          &C::suspicions);
+  counter("refutations", "vigil_refutations_total", "Accusations this agent refuted.",
+          &C::refutations);
+  counter("name_conflicts", "vigil_name_conflicts_total",
+          "Claims to a known member's name from another address (memberlist's conflicting "
+          "address).",
+          &C::name_conflicts);
+}
+
+// Calls f(info, field) with a reference to every counter of `counters`.
+template <class F>
+void for_each_counter(Counters& counters, F&& f) {
+  for_each_counter_member([&](const CounterInfo& info, auto member) { f(info, counters.*member); });
+}
+
+template <class F>
+void for_each_counter(const Counters& counters, F&& f) {
+  for_each_counter_member([&](const CounterInfo& info, auto member) { f(info, counters.*member); });
+}
+
+// Adds every counter of `from` to `into`: the simulation's totals over its nodes.
+inline void add(Counters& into, const Counters& from) {
+  for_each_counter_member([&](const CounterInfo&, auto member) {
+    auto& sum = into.*member;
+    const auto& part = from.*member;
+    if constexpr (std::is_same_v<std::remove_reference_t<decltype(sum)>, Counters::ByType>) {
+      for (std::size_t t = 0; t < Counters::kTypes; ++t) sum[t] += part[t];
+    } else {
+      sum += part;
+    }
+  });
+}
 
 }  // namespace vigil::swim

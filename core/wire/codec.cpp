@@ -58,45 +58,9 @@ Error prefixed(std::string_view where, const Error& error) {
   return Error{std::string(where) + ": " + error.message};
 }
 
-std::string_view type_name(std::uint8_t type) {
-  switch (type) {
-    case 0:
-      return "ping";
-    case 1:
-      return "indirect_ping";
-    case 2:
-      return "ack";
-    case 3:
-      return "suspect";
-    case 4:
-      return "alive";
-    case 5:
-      return "dead";
-    case 6:
-      return "push_pull";
-    case 7:
-      return "compound";
-    case 8:
-      return "user";
-    case 9:
-      return "compress";
-    case 10:
-      return "encrypt";
-    case 11:
-      return "nack";
-    case 12:
-      return "has_crc";
-    case 13:
-      return "err";
-    case 244:
-      return "has_label";
-    default:
-      return "unknown";
-  }
-}
-
 std::string describe_type(std::uint8_t type) {
-  return "message type " + std::to_string(type) + " (" + std::string(type_name(type)) + ")";
+  return "message type " + std::to_string(type) + " (" +
+         std::string(to_string(static_cast<MessageType>(type))) + ")";
 }
 
 // ---- encoding ----
@@ -788,7 +752,8 @@ void encode_push_pull(const PushPull& push_pull, Bytes& out) {
 Result<PushPullView> decode_push_pull_view(std::span<const std::uint8_t> bytes) {
   if (bytes.empty()) return Error{"empty push-pull message"};
   if (bytes[0] != static_cast<std::uint8_t>(MessageType::push_pull)) {
-    return Error{"expected message type 6 (push_pull), found " + describe_type(bytes[0])};
+    return Error{"expected " + describe_type(static_cast<std::uint8_t>(MessageType::push_pull)) +
+                 ", found " + describe_type(bytes[0])};
   }
   Reader r(bytes, 1);
   // Go declares both counts as int; reading them as uint64 rejects negative ones.

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -27,6 +29,48 @@ enum class MessageType : std::uint8_t {
   err = 13,
   has_label = 244,
 };
+
+// Types 0..13 are numbered densely and counted per type; has_label (244) only prefixes a packet.
+inline constexpr std::size_t kNumberedMessageTypes = static_cast<std::size_t>(MessageType::err) + 1;
+
+// The enumerator's name ("ping", "indirect_ping", "push_pull", ...), or "unknown" for a byte
+// memberlist does not define: the one spelling the codec's errors, the agent's counters and its
+// metrics' type labels share.
+constexpr std::string_view to_string(MessageType type) {
+  switch (type) {
+    case MessageType::ping:
+      return "ping";
+    case MessageType::indirect_ping:
+      return "indirect_ping";
+    case MessageType::ack:
+      return "ack";
+    case MessageType::suspect:
+      return "suspect";
+    case MessageType::alive:
+      return "alive";
+    case MessageType::dead:
+      return "dead";
+    case MessageType::push_pull:
+      return "push_pull";
+    case MessageType::compound:
+      return "compound";
+    case MessageType::user:
+      return "user";
+    case MessageType::compress:
+      return "compress";
+    case MessageType::encrypt:
+      return "encrypt";
+    case MessageType::nack:
+      return "nack";
+    case MessageType::has_crc:
+      return "has_crc";
+    case MessageType::err:
+      return "err";
+    case MessageType::has_label:
+      return "has_label";
+  }
+  return "unknown";
+}
 
 // Node states as memberlist numbers them in push-pull node states.
 enum class NodeState : std::uint8_t { alive = 0, suspect = 1, dead = 2, left = 3 };

@@ -7,6 +7,8 @@
 
 namespace vigil::wire {
 
+// SWIM's terms (ping-req, push-pull), as a reader of the paper knows them, not memberlist's
+// type names (to_string(MessageType)), which the counters use.
 std::string_view packet_kind_name(PacketKind kind) {
   switch (kind) {
     case PacketKind::ping: return "ping";

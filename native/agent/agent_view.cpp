@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "agent/serf_tags.hpp"
 #include "http/limit_metrics.hpp"
@@ -16,9 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<const char*, swim::Counters::kTypes> kTypeNames = {
-    "ping", "indirect_ping", "ack", "suspect", "alive", "dead", "push_pull",
-    "compound", "user", "compress", "encrypt", "nack", "has_crc", "err"};
+// The label of a per-type counter's slot t.
+std::string_view type_name(std::size_t t) {
+  return wire::to_string(static_cast<wire::MessageType>(t));
+}
 
 // JSON has no infinity: an unbounded phi travels as null.
 json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
@@ -94,26 +96,34 @@ json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
 }
 
 json counters_json(const swim::Counters& k) {
-  json sent = json::object(), received = json::object();
-  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t) {
-    if (k.messages_sent[t]) sent[kTypeNames[t]] = k.messages_sent[t];
-    if (k.messages_received[t]) received[kTypeNames[t]] = k.messages_received[t];
-  }
-  return {{"messages_sent", sent},         {"messages_received", received},
-          {"datagrams_sent", k.datagrams_sent}, {"bytes_sent", k.bytes_sent},
-          {"datagrams_received", k.datagrams_received}, {"bytes_received", k.bytes_received},
-          {"datagrams_rejected", k.datagrams_rejected}, {"streams", k.streams_sent},
-          {"probes", k.probes},                 {"probes_failed", k.probes_failed},
-          {"indirect_probes", k.indirect_probes}, {"suspicions", k.suspicions},
-          {"refutations", k.refutations}, {"datagrams_label_mismatch", k.datagrams_label_mismatch},
-          {"datagrams_decrypt_failed", k.datagrams_decrypt_failed},
-          {"streams_rejected", k.streams_rejected},
-          {"stream_pings_answered", k.stream_pings_answered},
-          {"stream_pings_sent", k.stream_pings_sent},
-          {"stream_pings_acked", k.stream_pings_acked},
-          {"exchanges_unchanged", k.exchanges_unchanged},
-          {"name_conflicts", k.name_conflicts},
-          {"user_messages", k.user_messages}};
+  json out = json::object();
+  swim::for_each_counter(k, [&](const swim::CounterInfo& info, const auto& value) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, swim::Counters::ByType>) {
+      json by_type = json::object();  // the types seen only
+      for (std::size_t t = 0; t < value.size(); ++t)
+        if (value[t]) by_type[std::string(type_name(t))] = value[t];
+      out[std::string(info.key)] = std::move(by_type);
+    } else {
+      out[std::string(info.key)] = value;
+    }
+  });
+  return out;
+}
+
+std::string counters_metrics_text(const swim::Counters& k) {
+  std::ostringstream out;
+  swim::for_each_counter(k, [&](const swim::CounterInfo& info, const auto& value) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, swim::Counters::ByType>) {
+      out << "# HELP " << info.metric << " " << info.help << "\n"
+          << "# TYPE " << info.metric << " counter\n";
+      for (std::size_t t = 0; t < value.size(); ++t)
+        if (value[t])
+          out << info.metric << "{type=\"" << type_name(t) << "\"} " << value[t] << "\n";
+    } else {
+      write_counter(out, info.metric, info.help, value);
+    }
+  });
+  return out.str();
 }
 
 json config_json(const swim::Config& cfg, const std::string& profile) {
@@ -197,48 +207,7 @@ std::string metrics_text(const AgentViewContext& c) {
   for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead, swim::MemberState::left})
     out << "vigil_members{state=\"" << swim::to_string(s) << "\"} " << by_state[static_cast<std::size_t>(s)] << "\n";
   auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
-  counter("vigil_probes_total", "Probes started.", k.probes);
-  counter("vigil_probes_failed_total", "Probes that got no ack, direct or relayed.", k.probes_failed);
-  counter("vigil_indirect_probes_total", "Probes that asked helpers.", k.indirect_probes);
-  counter("vigil_suspicions_total", "Members this agent started to suspect.", k.suspicions);
-  counter("vigil_refutations_total", "Accusations this agent refuted.", k.refutations);
-  counter("vigil_datagrams_sent_total", "UDP datagrams sent.", k.datagrams_sent);
-  counter("vigil_datagrams_received_total", "UDP datagrams received.", k.datagrams_received);
-  counter("vigil_datagrams_rejected_total",
-          "Datagrams dropped: undecodable, a foreign label, or failed decryption.", k.datagrams_rejected);
-  counter("vigil_datagrams_label_mismatch_total",
-          "Dropped datagrams that carried another label, or none where one is required.",
-          k.datagrams_label_mismatch);
-  counter("vigil_datagrams_decrypt_failed_total",
-          "Dropped datagrams that no key of the keyring opened (plaintext included).",
-          k.datagrams_decrypt_failed);
-  counter("vigil_streams_rejected_total",
-          "TCP streams refused: a foreign label, failed decryption or a bad frame.", k.streams_rejected);
-  counter("vigil_user_messages_total",
-          "User messages (memberlist type 8, e.g. Serf's events) received; carried as bytes.",
-          k.user_messages);
-  counter("vigil_stream_pings_sent_total",
-          "Pings this agent sent over TCP after a UDP probe timed out (memberlist's fallback).",
-          k.stream_pings_sent);
-  counter("vigil_stream_pings_acked_total", "Of those, pings answered with their ack.",
-          k.stream_pings_acked);
-  counter("vigil_stream_pings_answered_total",
-          "Pings that arrived over TCP (memberlist's fallback probe) and were acked.",
-          k.stream_pings_answered);
-  counter("vigil_exchanges_unchanged_total",
-          "Full-state exchanges received that matched this agent's own view (not merged).",
-          k.exchanges_unchanged);
-  counter("vigil_bytes_sent_total", "UDP payload bytes sent.", k.bytes_sent);
-  counter("vigil_bytes_received_total", "UDP payload bytes received.", k.bytes_received);
-  out << "# HELP vigil_messages_sent_total Messages sent, by type (compound parts counted).\n"
-      << "# TYPE vigil_messages_sent_total counter\n";
-  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t)
-    if (k.messages_sent[t]) out << "vigil_messages_sent_total{type=\"" << kTypeNames[t] << "\"} " << k.messages_sent[t] << "\n";
-  out << "# HELP vigil_messages_received_total Messages received, by type.\n"
-      << "# TYPE vigil_messages_received_total counter\n";
-  for (std::size_t t = 0; t < swim::Counters::kTypes; ++t)
-    if (k.messages_received[t])
-      out << "vigil_messages_received_total{type=\"" << kTypeNames[t] << "\"} " << k.messages_received[t] << "\n";
+  out << counters_metrics_text(k);
   counter("vigil_ws_refused_origins_total",
           "WebSocket upgrades refused with 403 because their Origin is not allowed.",
           c.ws_refusals.origins);
@@ -265,7 +234,7 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
   out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
-  out << stream_metrics_text(c.streams, k);
+  out << stream_metrics_text(c.streams);
   out << auth_metrics_text(c.auth, c.auth_addresses);
   out << limit_metrics(c.ws_refusals);
   out << packet_log_metrics_text(c.packet_log, c.packet_log_viewers);

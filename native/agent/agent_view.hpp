@@ -39,6 +39,8 @@ nlohmann::json self_json(const AgentViewContext& c);
 // phi when known.
 nlohmann::json members_json(const AgentViewContext& c, bool with_gaps, bool with_self = false);
 nlohmann::json counters_json(const swim::Counters& counters);
+// The same counters in Prometheus text, one family each (per-type ones labelled {type="..."}).
+std::string counters_metrics_text(const swim::Counters& counters);
 nlohmann::json config_json(const swim::Config& config, const std::string& profile);
 nlohmann::json faults_json(const AgentViewContext& c);
 nlohmann::json snapshot_json(const AgentViewContext& c);

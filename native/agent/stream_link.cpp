@@ -15,7 +15,7 @@
 
 namespace vigil::native {
 
-std::string stream_metrics_text(const StreamStats& s, const swim::Counters& k) {
+std::string stream_metrics_text(const StreamStats& s) {
   std::ostringstream out;
   auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
   auto gauge = [&](const char* name, const char* help, std::uint64_t value) { write_gauge(out, name, help, value); };
@@ -28,9 +28,6 @@ std::string stream_metrics_text(const StreamStats& s, const swim::Counters& k) {
   counter("vigil_streams_junk_total",
           "TCP streams closed because their bytes are not a message (foreign labels and bad keys included).",
           s.junk);
-  counter("vigil_name_conflicts_total",
-          "Claims to a known member's name from another address (memberlist's conflicting address).",
-          k.name_conflicts);
   gauge("vigil_streams_incoming", "Incoming TCP streams open now.", s.open_incoming);
   gauge("vigil_stream_bytes_buffered", "Bytes reserved for reading TCP streams now.", s.buffered);
   return out.str();

@@ -6,7 +6,6 @@
 #include <vigil/base/time.hpp>
 #include "http/lws_host.hpp"
 #include <vigil/swim/address.hpp>
-#include <vigil/swim/counters.hpp>
 #include <vigil/wire/messages.hpp>
 
 namespace vigil::native {
@@ -44,8 +43,8 @@ struct StreamStats {
   bool operator==(const StreamStats&) const = default;
 };
 
-// The Prometheus lines for `stats` and name conflicts (called at the end of metrics_text).
-std::string stream_metrics_text(const StreamStats& stats, const swim::Counters& counters);
+// The Prometheus lines for `stats` (called at the end of metrics_text).
+std::string stream_metrics_text(const StreamStats& stats);
 
 // One TCP connection carrying a push-pull exchange, as memberlist does it: the initiator writes
 // its state and reads the peer's; the responder reads, merges, answers and closes. Messages are
