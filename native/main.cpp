@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/exit_codes.hpp"
 #include "agent/agent_cli.hpp"
+#include "cli/exit_codes.hpp"
 #include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
 
@@ -15,7 +15,8 @@ void print_help() {
       "vigil — is that node dead, or just slow?\n\n"
       "usage: vigil <command> [options]\n\n"
       "commands:\n"
-      "  demo               start local agents and the web app pointed at them (vigil demo --help)\n"
+      "  demo               start local agents and the web app pointed at them (vigil demo "
+      "--help)\n"
       "  agent              run one SWIM member with its live view (vigil agent --help)\n"
       "  members            list the members an agent knows (vigil members --help)\n"
       "  lab <experiment>   run an experiment and print its table (vigil lab --help)\n"

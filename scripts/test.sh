@@ -5,6 +5,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
+"$here/scripts/setup.sh"
+echo "[test] formatting (.clang-format; scripts/format.sh fixes drift)" >&2
+"$here/scripts/format.sh" --check
+
 "$here/scripts/build.sh"
 
 echo "[test] native + browser tests" >&2

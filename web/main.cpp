@@ -29,9 +29,9 @@ struct Runtime {
   GLFWwindow* window = nullptr;
   std::unique_ptr<vigil::web::App> app;
   double last_ms = 0;
-  std::string state_json;  // backing store for vigil_state_json()
-  std::string query;       // backing store for vigil_query()
-  std::string share_json;  // backing store for vigil_share_json()
+  std::string state_json;            // backing store for vigil_state_json()
+  std::string query;                 // backing store for vigil_query()
+  std::string share_json;            // backing store for vigil_share_json()
   vigil::web::UiStyle style_wanted;  // what the page asked for (theme, touch)
   vigil::web::UiStyle style_applied;
   bool style_set = false;
@@ -119,7 +119,9 @@ bool frame(bool resumed) {
          !g_runtime.touches.empty();
 }
 
-float device_px(float css) { return css * vigil::web::screen::dpr(); }
+float device_px(float css) {
+  return css * vigil::web::screen::dpr();
+}
 
 }  // namespace
 
@@ -131,13 +133,19 @@ extern "C" EMSCRIPTEN_KEEPALIVE int vigil_frame(int resumed) {
 }
 
 // The page's theme: 1 dark, 0 light (theme=auto resolved by the page, or the host's vigil:theme).
-extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_theme(int dark) { g_runtime.style_wanted.dark = dark != 0; }
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_theme(int dark) {
+  g_runtime.style_wanted.dark = dark != 0;
+}
 
 // 1 when the page's main pointer is a finger (pointer: coarse), before any touch arrives.
-extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_touch(int touch) { g_runtime.style_wanted.touch = touch != 0; }
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_touch(int touch) {
+  g_runtime.style_wanted.touch = touch != 0;
+}
 
 // 1 when at least half of the canvas is on screen (see screen::in_view).
-extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_in_view(int in_view) { vigil::web::screen::set_in_view(in_view != 0); }
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_in_view(int in_view) {
+  vigil::web::screen::set_in_view(in_view != 0);
+}
 
 // A real mouse moved: GLFW drives the pointer again and widgets return to mouse size.
 extern "C" EMSCRIPTEN_KEEPALIVE void vigil_mouse_used() {
@@ -160,8 +168,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE int vigil_touch_begin(float x, float y, int resu
   frame(resumed != 0);
   const ImGuiID hovered = GImGui->HoveredId;
   const bool control = hovered != 0 && hovered != vigil::plot::background_under_pointer();
-  if (control) g_runtime.touches.press();
-  else g_runtime.touches.leave();
+  if (control)
+    g_runtime.touches.press();
+  else
+    g_runtime.touches.leave();
   return control ? 1 : 0;
 }
 
@@ -180,11 +190,14 @@ extern "C" EMSCRIPTEN_KEEPALIVE void vigil_touch_end() {
 extern "C" EMSCRIPTEN_KEEPALIVE int vigil_content_height() {
   // Rounded up: a frame half a pixel short of its content would show a scrollbar, narrowing the
   // content, which then wraps into a taller layout.
-  return static_cast<int>(std::ceil(vigil::web::layout::content_height() / vigil::web::screen::dpr()));
+  return static_cast<int>(
+      std::ceil(vigil::web::layout::content_height() / vigil::web::screen::dpr()));
 }
 
 // 1 when the demo is laid out in one column (narrow canvas): the page then lets it grow.
-extern "C" EMSCRIPTEN_KEEPALIVE int vigil_narrow() { return vigil::web::screen::narrow() ? 1 : 0; }
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_narrow() {
+  return vigil::web::screen::narrow() ? 1 : 0;
+}
 
 // The current demo's parameters as a query string: the page keeps them in its URL and tells its
 // host, which can reload the demo as the reader left it.
@@ -227,7 +240,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // no filesystem state between visits
+  io.IniFilename = nullptr;            // no filesystem state between visits
   GImGui->TestEngineHookItems = true;  // the layout report (app/layout_report.hpp)
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   vigil::web::load_ui_font(15.0f * dpr);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
-#include <vigil/gossip/spread.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/gossip/spread.hpp>
 
 namespace vigil::gossip {
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <limits>
 
+#include <vigil/base/rng.hpp>
 #include <vigil/gossip/heartbeat_cluster.hpp>
 #include <vigil/gossip/theory.hpp>
-#include <vigil/base/rng.hpp>
 
 namespace vigil::lab {
 
@@ -359,8 +359,10 @@ Report heartbeat_costs_report(const std::vector<HeartbeatCostRow>& rows,
   Report report;
   report.tables.push_back(std::move(t));
   report.notes = {
-      "Gossip sends n x fanout messages, every live member to fanout peers. A JavaScript simulation",
-      "of this count printed 194 (291 at fanout 3): 194 = 97 x 2 and 291 = 97 x 3, as if 97 of its 100",
+      "Gossip sends n x fanout messages, every live member to fanout peers. A JavaScript "
+      "simulation",
+      "of this count printed 194 (291 at fanout 3): 194 = 97 x 2 and 291 = 97 x 3, as if 97 of its "
+      "100",
       "members were sending when it counted; with all 100 up it is 200 (300).",
       "Each gossip message carries the whole list, so the entries (bytes) still grow as n^2."};
   return report;

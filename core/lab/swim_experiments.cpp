@@ -261,7 +261,8 @@ Result<std::vector<CostRow>> run_cost(const CostOptions& o, const Progress& prog
 Report cost_report(const std::vector<CostRow>& rows) {
   Table t;
   t.key = "cost";
-  t.title = "Failure-detection traffic per second (formula rows: 60-byte header, 40 bytes a member)";
+  t.title =
+      "Failure-detection traffic per second (formula rows: 60-byte header, 40 bytes a member)";
   t.columns = {{"n", "n", 0},
                {"scheme", "scheme", 0},
                {"source", "source", 0},

@@ -5,8 +5,8 @@
 #include <span>
 #include <string>
 
-#include <vigil/detect/phi.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/detect/phi.hpp>
 
 namespace vigil::lab {
 

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 #include <vigil/retry/backoff.hpp>
 #include <vigil/retry/params.hpp>
-#include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
 

@@ -18,11 +18,11 @@ double sigmoid(double x) {
 
 Status HysteresisModel::validate() const {
   namespace p = hysteresis_param;
-  for (auto [spec, value] : {std::pair{p::l0, l0_ms}, std::pair{p::timeout, timeout_ms},
-                             std::pair{p::mu_max, mu_max}, std::pair{p::alpha, alpha},
-                             std::pair{p::beta, beta}, std::pair{p::gamma, gamma},
-                             std::pair{p::kappa, kappa}, std::pair{p::eta, eta},
-                             std::pair{p::max_latency, max_latency_ms}})
+  for (auto [spec, value] :
+       {std::pair{p::l0, l0_ms}, std::pair{p::timeout, timeout_ms}, std::pair{p::mu_max, mu_max},
+        std::pair{p::alpha, alpha}, std::pair{p::beta, beta}, std::pair{p::gamma, gamma},
+        std::pair{p::kappa, kappa}, std::pair{p::eta, eta},
+        std::pair{p::max_latency, max_latency_ms}})
     if (auto s = spec.check(value); !s) return s;
   if (!(timeout_ms > l0_ms)) return Error{"--timeout must be above --l0 (the base latency)"};
   if (!(max_latency_ms > timeout_ms)) return Error{"--max-latency must be above --timeout"};

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 #include <vigil/retry/backoff.hpp>
 #include <vigil/retry/params.hpp>
 #include <vigil/retry/retry_budget.hpp>
 #include <vigil/retry/retry_quota.hpp>
-#include <vigil/base/rng.hpp>
 
 namespace vigil::retry {
 

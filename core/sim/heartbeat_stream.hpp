@@ -4,10 +4,10 @@
 #include <optional>
 #include <vector>
 
-#include <vigil/base/result.hpp>
-#include <vigil/base/time.hpp>
 #include <vigil/base/event_queue.hpp>
+#include <vigil/base/result.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/base/time.hpp>
 
 namespace vigil::sim {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
+#include <vigil/base/rng.hpp>
 #include <vigil/base/time.hpp>
 #include <vigil/sim/heartbeat_stream.hpp>
-#include <vigil/base/rng.hpp>
 
 namespace vigil::sim {
 

@@ -184,7 +184,8 @@ void SwimCluster::drain(std::size_t i) {
     if (!delay) {
       ++dropped_;
       const bool cut = !network_.connected(i, host);
-      trace(i, host, Millis{0}, cut ? PacketTrace::Fate::blocked : PacketTrace::Fate::lost, false, d.bytes);
+      trace(i, host, Millis{0}, cut ? PacketTrace::Fate::blocked : PacketTrace::Fate::lost, false,
+            d.bytes);
       continue;
     }
     trace(i, host, *delay, PacketTrace::Fate::delivered, false, d.bytes);
@@ -192,9 +193,11 @@ void SwimCluster::drain(std::size_t i) {
   }
   for (auto& s : box.streams) {
     const std::uint32_t host = s.to.v4() & 0x00FFFFFFu;
-    if (!s.to.is_v4() || (s.to.v4() >> 24) != 10 || host >= hosts_.size() || !network_.connected(i, host)) {
+    if (!s.to.is_v4() || (s.to.v4() >> 24) != 10 || host >= hosts_.size() ||
+        !network_.connected(i, host)) {
       const bool routable = s.to.is_v4() && (s.to.v4() >> 24) == 10 && host < hosts_.size();
-      trace(i, host, Millis{0}, routable ? PacketTrace::Fate::blocked : PacketTrace::Fate::unroutable, true, s.bytes);
+      trace(i, host, Millis{0},
+            routable ? PacketTrace::Fate::blocked : PacketTrace::Fate::unroutable, true, s.bytes);
       queue_.push(now_ + kStreamTimeout, StreamFail{i, s.id});
       continue;
     }

@@ -9,11 +9,11 @@
 #include <variant>
 #include <vector>
 
-#include <vigil/base/result.hpp>
-#include <vigil/base/time.hpp>
 #include <vigil/base/event_queue.hpp>
-#include <vigil/sim/network.hpp>
+#include <vigil/base/result.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/base/time.hpp>
+#include <vigil/sim/network.hpp>
 #include <vigil/swim/config.hpp>
 #include <vigil/swim/counters.hpp>
 #include <vigil/swim/node.hpp>

@@ -45,7 +45,9 @@ std::string v6_text(const std::array<std::uint8_t, 16>& ip) {
 
 }  // namespace
 
-bool Address::is_v4() const { return std::equal(kMappedPrefix.begin(), kMappedPrefix.end(), ip.begin()); }
+bool Address::is_v4() const {
+  return std::equal(kMappedPrefix.begin(), kMappedPrefix.end(), ip.begin());
+}
 
 std::uint32_t Address::v4() const {
   return (static_cast<std::uint32_t>(ip[12]) << 24) | (static_cast<std::uint32_t>(ip[13]) << 16) |
@@ -54,8 +56,8 @@ std::uint32_t Address::v4() const {
 
 std::string Address::ip_text() const {
   if (!is_v4()) return v6_text(ip);
-  return std::to_string(ip[12]) + "." + std::to_string(ip[13]) + "." + std::to_string(ip[14]) + "." +
-         std::to_string(ip[15]);
+  return std::to_string(ip[12]) + "." + std::to_string(ip[13]) + "." + std::to_string(ip[14]) +
+         "." + std::to_string(ip[15]);
 }
 
 std::string Address::to_string() const {

@@ -75,7 +75,9 @@ void MemberIndex::reserve(std::size_t members) {
   if (want > slots_.size()) rehash(want);
 }
 
-void MemberIndex::grow() { rehash(slots_.empty() ? 16 : slots_.size() * 2); }
+void MemberIndex::grow() {
+  rehash(slots_.empty() ? 16 : slots_.size() * 2);
+}
 
 void MemberIndex::rehash(std::size_t slots) {
   std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots));

@@ -72,8 +72,10 @@ std::vector<Node::SuspicionTimer> Node::suspicion_timers() const {
   std::vector<SuspicionTimer> out;
   out.reserve(suspicions_.size());
   for (const auto& [name, pending] : suspicions_)
-    out.push_back({name, pending.timer.start(), pending.timer.deadline(), pending.timer.confirmations()});
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.member < b.member; });
+    out.push_back(
+        {name, pending.timer.start(), pending.timer.deadline(), pending.timer.confirmations()});
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.member < b.member; });
   return out;
 }
 
@@ -167,8 +169,10 @@ void Node::join_exchange_ended(Millis now, std::uint64_t id, std::optional<std::
   auto it = join_streams_.find(id);
   if (it == join_streams_.end()) return;
   if (!join_result_) join_result_ = JoinResult{};
-  if (failure) join_result_->failures.push_back({it->second, std::move(*failure)});
-  else join_result_->contacted.push_back(it->second);
+  if (failure)
+    join_result_->failures.push_back({it->second, std::move(*failure)});
+  else
+    join_result_->contacted.push_back(it->second);
   join_streams_.erase(it);
   if (!join_streams_.empty()) return;
   join_result_->at = now;
@@ -728,7 +732,8 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std
 void Node::handle_stream_failure(Millis now, std::uint64_t id, std::string_view reason) {
   streams_.erase(id);
   ping_streams_.erase(id);
-  join_exchange_ended(now, id, reason.empty() ? "no reply (refused, closed or timed out)" : std::string(reason));
+  join_exchange_ended(
+      now, id, reason.empty() ? "no reply (refused, closed or timed out)" : std::string(reason));
 }
 
 Result<wire::Bytes> Node::frame_stream(std::span<const std::uint8_t> message,
@@ -799,7 +804,8 @@ void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
     const auto& r = nodes[i];
     if (!is_news(r)) continue;
     const std::string name(r.name);
-    if (name == self_name_ && (r.state == wire::NodeState::suspect || r.state == wire::NodeState::dead)) {
+    if (name == self_name_ &&
+        (r.state == wire::NodeState::suspect || r.state == wire::NodeState::dead)) {
       // A verdict on our name held at another address is about another node that claims it:
       // refuting would only outbid that node's record with ours. Report it instead.
       if (auto at = Address::from_bytes(r.addr, r.port); at && *at != address()) {
@@ -956,7 +962,8 @@ void Node::emit(Millis now, EventKind kind, const Member& m, const std::string& 
   outbox_.events.push_back(Event{now, kind, m.name, m.incarnation, by});
 }
 
-void Node::conflict(Millis now, const Member& held, const Address& claimed, MemberState claimed_state) {
+void Node::conflict(Millis now, const Member& held, const Address& claimed,
+                    MemberState claimed_state) {
   ++counters_.name_conflicts;
   Event e{now, EventKind::conflict, held.name, held.incarnation, {}};
   e.address = held.address;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
-#include <vigil/base/time.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/base/time.hpp>
 #include <vigil/swim/address.hpp>
 #include <vigil/swim/awareness.hpp>
 #include <vigil/swim/broadcast_queue.hpp>
@@ -275,8 +275,8 @@ class Node {
   std::unordered_map<std::uint64_t, std::string> suspicion_tokens_;
   std::unordered_map<std::uint64_t, bool> streams_;                // pending exchanges: id -> join
   std::unordered_map<std::uint64_t, std::uint32_t> ping_streams_;  // TCP fallback pings: id -> seq
-  std::unordered_map<std::uint64_t, Address> join_streams_;         // a join's exchanges: id -> seed
-  std::optional<JoinResult> join_result_;                           // the join under way
+  std::unordered_map<std::uint64_t, Address> join_streams_;        // a join's exchanges: id -> seed
+  std::optional<JoinResult> join_result_;                          // the join under way
   struct Forgotten {
     Address address;
     Millis since;

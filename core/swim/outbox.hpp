@@ -14,15 +14,15 @@ namespace vigil::swim {
 
 // What a membership change means to whoever watches this node.
 enum class EventKind : std::uint8_t {
-  join,     // a member we did not know, or knew as dead/left, is alive
-  alive,    // a suspect member is alive again (it refuted)
-  suspect,  // we now suspect a member
-  dead,     // we consider a member failed
-  left,     // a member left gracefully
-  refuted,  // someone accused this node; it raised its own incarnation
-  updated,  // a member's metadata changed
-  removed,  // a dead or left member was forgotten after gossip-to-the-dead time
-  conflict, // another node claims a member's name from another address (memberlist's conflict)
+  join,      // a member we did not know, or knew as dead/left, is alive
+  alive,     // a suspect member is alive again (it refuted)
+  suspect,   // we now suspect a member
+  dead,      // we consider a member failed
+  left,      // a member left gracefully
+  refuted,   // someone accused this node; it raised its own incarnation
+  updated,   // a member's metadata changed
+  removed,   // a dead or left member was forgotten after gossip-to-the-dead time
+  conflict,  // another node claims a member's name from another address (memberlist's conflict)
 };
 
 std::string_view to_string(EventKind kind);

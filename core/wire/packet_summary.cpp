@@ -11,17 +11,28 @@ namespace vigil::wire {
 // type names (to_string(MessageType)), which the counters use.
 std::string_view packet_kind_name(PacketKind kind) {
   switch (kind) {
-    case PacketKind::ping: return "ping";
-    case PacketKind::ack: return "ack";
-    case PacketKind::ping_req: return "ping-req";
-    case PacketKind::nack: return "nack";
-    case PacketKind::suspect: return "suspect";
-    case PacketKind::alive: return "alive";
-    case PacketKind::dead: return "dead";
-    case PacketKind::push_pull: return "push-pull";
-    case PacketKind::user: return "user";
-    case PacketKind::error: return "error";
-    case PacketKind::unknown: return "unknown";
+    case PacketKind::ping:
+      return "ping";
+    case PacketKind::ack:
+      return "ack";
+    case PacketKind::ping_req:
+      return "ping-req";
+    case PacketKind::nack:
+      return "nack";
+    case PacketKind::suspect:
+      return "suspect";
+    case PacketKind::alive:
+      return "alive";
+    case PacketKind::dead:
+      return "dead";
+    case PacketKind::push_pull:
+      return "push-pull";
+    case PacketKind::user:
+      return "user";
+    case PacketKind::error:
+      return "error";
+    case PacketKind::unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -96,7 +107,8 @@ PacketSummary summarize_datagram(std::span<const std::uint8_t> packet) {
 
 PacketSummary summarize_stream(std::span<const std::uint8_t> stream) {
   PacketSummary summary;
-  if (stream.empty() || stream[0] != static_cast<std::uint8_t>(MessageType::push_pull)) return summary;
+  if (stream.empty() || stream[0] != static_cast<std::uint8_t>(MessageType::push_pull))
+    return summary;
   summary.kind = PacketKind::push_pull;
   summary.messages = 1;
   return summary;

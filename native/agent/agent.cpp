@@ -1,8 +1,8 @@
 #include "agent/agent.hpp"
 
 #include <arpa/inet.h>
-#include <libwebsockets.h>
 #include <fcntl.h>
+#include <libwebsockets.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -25,11 +25,12 @@ namespace vigil::native {
 
 namespace {
 
-constexpr Millis kStatsPeriod{100};     // at most 10 stats messages a second to viewers
-constexpr Millis kStreamTimeout{10000}; // memberlist's TCPTimeout
-constexpr Millis kGoodbye{1000};        // gossip the leave for this long before exiting
-constexpr Millis kRefusalLogPeriod{10000};  // streams turned away: one summary line at most this often
-constexpr Millis kConflictLogPeriod{10000}; // name conflicts: one line per name at most this often
+constexpr Millis kStatsPeriod{100};      // at most 10 stats messages a second to viewers
+constexpr Millis kStreamTimeout{10000};  // memberlist's TCPTimeout
+constexpr Millis kGoodbye{1000};         // gossip the leave for this long before exiting
+constexpr Millis kRefusalLogPeriod{
+    10000};  // streams turned away: one summary line at most this often
+constexpr Millis kConflictLogPeriod{10000};  // name conflicts: one line per name at most this often
 
 bool set_nonblocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL, 0);
@@ -99,7 +100,8 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   // Browsers may open /ws from this agent's own pages and from the origins given; requests
   // without an Origin (programs, not pages) are always allowed.
   http.origins = OriginPolicy();
-  for (const auto& o : OriginPolicy::own_origins(options.http_host, options.http_port, !options.tls_cert.empty()))
+  for (const auto& o :
+       OriginPolicy::own_origins(options.http_host, options.http_port, !options.tls_cert.empty()))
     (void)http.origins.allow(o);
   for (const auto& o : options.allow_origins)
     if (auto s = http.origins.allow(o); !s) return s.error();
@@ -161,7 +163,8 @@ Status Agent::open_sockets() {
   const std::string where = options_.bind.to_string();
   udp_fd_ = ::socket(socket_family_, SOCK_DGRAM, 0);
   tcp_fd_ = ::socket(socket_family_, SOCK_STREAM, 0);
-  if (udp_fd_ < 0 || tcp_fd_ < 0) return Error{std::string("cannot create sockets: ") + std::strerror(errno)};
+  if (udp_fd_ < 0 || tcp_fd_ < 0)
+    return Error{std::string("cannot create sockets: ") + std::strerror(errno)};
   const int one = 1;
   ::setsockopt(tcp_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   // A bigger receive buffer rides out bursts (and a paused agent) without dropping.
@@ -171,7 +174,8 @@ Status Agent::open_sockets() {
     return Error{"cannot bind UDP " + where + ": " + std::strerror(errno)};
   if (::bind(tcp_fd_, sa.get(), sa.length) != 0 || ::listen(tcp_fd_, 64) != 0)
     return Error{"cannot listen on TCP " + where + ": " + std::strerror(errno)};
-  if (!set_nonblocking(udp_fd_) || !set_nonblocking(tcp_fd_)) return Error{"cannot make sockets non-blocking"};
+  if (!set_nonblocking(udp_fd_) || !set_nonblocking(tcp_fd_))
+    return Error{"cannot make sockets non-blocking"};
   return ok_status();
 }
 
@@ -213,7 +217,8 @@ void Agent::on_readable() {
     std::uint8_t buf[65536];
     sockaddr_storage from{};
     socklen_t len = sizeof from;
-    const ssize_t n = ::recvfrom(udp_fd_, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&from), &len);
+    const ssize_t n =
+        ::recvfrom(udp_fd_, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&from), &len);
     if (n < 0) break;
     auto sender = from_sockaddr(reinterpret_cast<const sockaddr*>(&from), len);
     if (!sender) continue;
@@ -254,8 +259,10 @@ void Agent::drain() {
     const auto fate = faults_.outgoing(d.to);
     if (packets_.active()) log_datagram(true, d.to, d.bytes, !fate, fate.value_or(Millis{0}));
     if (!fate) continue;
-    if (*fate > Millis{0}) delayed_.push(now() + *fate, Delayed{true, d.to, std::move(d.bytes)});
-    else send_datagram(d.to, d.bytes);
+    if (*fate > Millis{0})
+      delayed_.push(now() + *fate, Delayed{true, d.to, std::move(d.bytes)});
+    else
+      send_datagram(d.to, d.bytes);
   }
   for (const auto& s : box.streams) start_stream(s);
   // After the streams: a connection refused at once reports its join's end right away.
@@ -268,7 +275,8 @@ void Agent::drain() {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
       std::printf("[%s] %s %s %s #%u%s\n", node_.name().c_str(), clock_text(e.at).c_str(),
-                  std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation, by.c_str());
+                  std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation,
+                  by.c_str());
       std::fflush(stdout);
     }
     if (e.kind == swim::EventKind::removed) {
@@ -297,8 +305,10 @@ void Agent::settle() {
   if (!http_) return;
   const Millis t = now();
   Millis next = t + Millis{1000};
-  if (!paused_) next = std::min(next, node_.next_deadline());
-  else next = std::min(next, faults_.paused_until());
+  if (!paused_)
+    next = std::min(next, node_.next_deadline());
+  else
+    next = std::min(next, faults_.paused_until());
   if (!delayed_.empty()) next = std::min(next, delayed_.next_time());
   if (http_->clients() > 0) next = std::min(next, next_stats_);
   for (const auto& [link, owned] : streams_) next = std::min(next, link->deadline());
@@ -323,8 +333,10 @@ void Agent::on_timer() {
   if (!paused_) {
     while (!delayed_.empty() && delayed_.next_time() <= t) {
       auto d = delayed_.pop().event;
-      if (d.outgoing) send_datagram(d.peer, d.bytes);
-      else node_.handle_datagram(t, d.peer, d.bytes);
+      if (d.outgoing)
+        send_datagram(d.peer, d.bytes);
+      else
+        node_.handle_datagram(t, d.peer, d.bytes);
     }
     node_.handle_tick(t);
     if (join_retry_ && join_retry_->due(t)) attempt_join(t);
@@ -376,8 +388,9 @@ void Agent::on_join_result(const swim::JoinResult& result) {
   if (!join_retry_ || !join_in_flight_) return;
   join_in_flight_ = false;
   const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
-  std::printf("[%s] %s %s\n", node_.name().c_str(), clock_text(result.at).c_str(),
-              join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next).c_str());
+  std::printf(
+      "[%s] %s %s\n", node_.name().c_str(), clock_text(result.at).c_str(),
+      join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next).c_str());
   std::fflush(stdout);
   if (next == JoinRetry::Next::joined) join_retry_.reset();
   if (next == JoinRetry::Next::give_up) gave_up_ = true;
@@ -404,9 +417,11 @@ void Agent::accept_streams() {
       ::close(fd);
       continue;
     }
-    auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::responder, fd, 0, wire::Bytes{}, now() + kStreamTimeout);
+    auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::responder, fd, 0,
+                                             wire::Bytes{}, now() + kStreamTimeout);
     StreamLink* raw = link.get();
-    if (auto peer = from_sockaddr(reinterpret_cast<const sockaddr*>(&from), from_len)) raw->set_peer(*peer);
+    if (auto peer = from_sockaddr(reinterpret_cast<const sockaddr*>(&from), from_len))
+      raw->set_peer(*peer);
     raw->attach(http_->adopt(fd, raw));
     if (raw->wsi()) streams_[raw] = std::move(link);
   }
@@ -415,7 +430,8 @@ void Agent::accept_streams() {
 void Agent::start_stream(const swim::StreamRequest& request) {
   const SocketAddress sa = to_sockaddr(request.to);
   const int fd = ::socket(sa.family(), SOCK_STREAM, 0);
-  const bool ok = fd >= 0 && set_nonblocking(fd) && (::connect(fd, sa.get(), sa.length) == 0 || errno == EINPROGRESS);
+  const bool ok = fd >= 0 && set_nonblocking(fd) &&
+                  (::connect(fd, sa.get(), sa.length) == 0 || errno == EINPROGRESS);
   if (!ok) {
     const std::string reason = std::strerror(errno);
     if (fd >= 0) ::close(fd);
@@ -430,8 +446,8 @@ void Agent::start_stream(const swim::StreamRequest& request) {
   }
   wire::Bytes bytes = std::move(framed).value();
   const std::size_t raw_size = bytes.size();
-  auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id, std::move(bytes),
-                                           now() + kStreamTimeout);
+  auto link = std::make_unique<StreamLink>(*this, StreamLink::Role::initiator, fd, request.id,
+                                           std::move(bytes), now() + kStreamTimeout);
   StreamLink* raw = link.get();
   raw->set_peer(request.to);
   log_stream(true, request.to, request.bytes, raw_size);
@@ -469,24 +485,29 @@ void Agent::log_stream_refusals(Millis t) {
   if (t < next_stream_log_ || stream_stats_ == stream_logged_) return;
   const StreamStats& s = stream_stats_;
   const StreamStats& was = stream_logged_;
-  std::fprintf(stderr,
-               "[%s] %s streams turned away since the last such line: %llu refused at the cap of %zu open, "
-               "%llu over %zu MiB, %llu over the %zu MiB total, %llu timed out, %llu junk\n",
-               node_.name().c_str(), clock_text(t).c_str(), static_cast<unsigned long long>(s.refused - was.refused),
-               StreamLimits::kMaxIncoming, static_cast<unsigned long long>(s.too_large - was.too_large),
-               StreamLimits::kMaxBytesPerStream >> 20, static_cast<unsigned long long>(s.over_budget - was.over_budget),
-               StreamLimits::kMaxBytesBuffered >> 20, static_cast<unsigned long long>(s.timed_out - was.timed_out),
-               static_cast<unsigned long long>(s.junk - was.junk));
+  std::fprintf(
+      stderr,
+      "[%s] %s streams turned away since the last such line: %llu refused at the cap of %zu open, "
+      "%llu over %zu MiB, %llu over the %zu MiB total, %llu timed out, %llu junk\n",
+      node_.name().c_str(), clock_text(t).c_str(),
+      static_cast<unsigned long long>(s.refused - was.refused), StreamLimits::kMaxIncoming,
+      static_cast<unsigned long long>(s.too_large - was.too_large),
+      StreamLimits::kMaxBytesPerStream >> 20,
+      static_cast<unsigned long long>(s.over_budget - was.over_budget),
+      StreamLimits::kMaxBytesBuffered >> 20,
+      static_cast<unsigned long long>(s.timed_out - was.timed_out),
+      static_cast<unsigned long long>(s.junk - was.junk));
   stream_logged_ = stream_stats_;
   next_stream_log_ = t + kRefusalLogPeriod;
 }
 
 void Agent::on_conflict(const swim::Event& e) {
   const Millis t = now();
-  const bool live = e.claimed_state == swim::MemberState::alive || e.claimed_state == swim::MemberState::suspect;
+  const bool live =
+      e.claimed_state == swim::MemberState::alive || e.claimed_state == swim::MemberState::suspect;
   if (e.member == node_.name() && !joined_ && live && fatal_.empty())
-    fatal_ = "the name '" + e.member + "' is already used by a live member at " + e.claimed.to_string() +
-             "; choose another --name";
+    fatal_ = "the name '" + e.member + "' is already used by a live member at " +
+             e.claimed.to_string() + "; choose another --name";
   ConflictLog& log = conflict_log_[e.member];
   if (t < log.quiet_until) {
     ++log.unlogged;
@@ -495,11 +516,13 @@ void Agent::on_conflict(const swim::Event& e) {
   log.quiet_until = t + kConflictLogPeriod;
   const std::uint64_t unlogged = std::exchange(log.unlogged, 0);
   const swim::Member* held = node_.member(e.member);
-  const std::string more = unlogged ? " (" + std::to_string(unlogged) + " more since the last line)" : "";
-  std::fprintf(stderr, "[%s] %s conflicting address for %s: held at %s (%s), claimed from %s (%s)%s\n",
-               node_.name().c_str(), clock_text(t).c_str(), e.member.c_str(), e.address.to_string().c_str(),
-               held ? std::string(swim::to_string(held->state)).c_str() : "?", e.claimed.to_string().c_str(),
-               std::string(swim::to_string(e.claimed_state)).c_str(), more.c_str());
+  const std::string more =
+      unlogged ? " (" + std::to_string(unlogged) + " more since the last line)" : "";
+  std::fprintf(
+      stderr, "[%s] %s conflicting address for %s: held at %s (%s), claimed from %s (%s)%s\n",
+      node_.name().c_str(), clock_text(t).c_str(), e.member.c_str(), e.address.to_string().c_str(),
+      held ? std::string(swim::to_string(held->state)).c_str() : "?", e.claimed.to_string().c_str(),
+      std::string(swim::to_string(e.claimed_state)).c_str(), more.c_str());
 }
 
 // --------------------------------------------------------------------------- live view
@@ -511,9 +534,12 @@ std::optional<swim::Address> Agent::address_of(const std::string& member) const 
 }
 
 AgentViewContext Agent::view_at(Millis at) const {
-  AgentViewContext view{node_,   detectors_,
-                        faults_,  options_.profile,
-                        at,       paused_,
+  AgentViewContext view{node_,
+                        detectors_,
+                        faults_,
+                        options_.profile,
+                        at,
+                        paused_,
                         http_ ? http_->refusals() : LwsHost::Refusals{},
                         http_ ? http_->file_streams() : 0};
   view.streams = stream_stats_;
@@ -529,7 +555,8 @@ AgentViewContext Agent::view_at(Millis at) const {
 
 HttpResponse Agent::http(const std::string& uri) {
   const AgentViewContext view = view_at(now());
-  if (uri == "/v1/members") return {200, "application/json", members_json(view, false, true).dump()};
+  if (uri == "/v1/members")
+    return {200, "application/json", members_json(view, false, true).dump()};
   if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
   // A page served by this agent connects back to it: an empty address means the page's origin.
@@ -545,27 +572,31 @@ std::string Agent::peer_name(const swim::Address& address) const {
   return address.to_string();
 }
 
-void Agent::log_datagram(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> bytes,
-                         bool dropped, Millis delay) {
+void Agent::log_datagram(bool outgoing, const swim::Address& peer,
+                         std::span<const std::uint8_t> bytes, bool dropped, Millis delay) {
   const PacketSighting s{now(), outgoing, false, dropped, delay, bytes.size(), peer};
-  packets_.record(s.at, [&] { return packet_json(s, summarize_wire_datagram(node_, bytes), peer_name(peer)); });
+  packets_.record(
+      s.at, [&] { return packet_json(s, summarize_wire_datagram(node_, bytes), peer_name(peer)); });
 }
 
-void Agent::log_stream(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> plaintext,
-                       std::size_t wire_size) {
+void Agent::log_stream(bool outgoing, const swim::Address& peer,
+                       std::span<const std::uint8_t> plaintext, std::size_t wire_size) {
   if (!packets_.active()) return;
   const PacketSighting s{now(), outgoing, true, false, Millis{0}, wire_size, peer};
-  packets_.record(s.at, [&] { return packet_json(s, summarize_stream_message(plaintext), peer_name(peer)); });
+  packets_.record(
+      s.at, [&] { return packet_json(s, summarize_stream_message(plaintext), peer_name(peer)); });
 }
 
 void Agent::flush_packets(Millis at) {
   if (!packets_.active()) return;
-  for (auto& [client, batch] : packets_.flush(at, [this](LwsHost::ClientId c) { return http_->queued_bytes(c); }))
+  for (auto& [client, batch] :
+       packets_.flush(at, [this](LwsHost::ClientId c) { return http_->queued_bytes(c); }))
     http_->send(client, std::move(batch));
 }
 
 void Agent::log_auth_reports(Millis at) {
-  for (const std::string& line : auth_.reports(at)) std::fprintf(stderr, "vigil agent: %s\n", line.c_str());
+  for (const std::string& line : auth_.reports(at))
+    std::fprintf(stderr, "vigil agent: %s\n", line.c_str());
 }
 
 void Agent::on_ws_open(LwsHost::ClientId client) {
@@ -579,22 +610,26 @@ void Agent::broadcast_stats() {
   http_->broadcast(stats_json(view).dump());
 }
 
-void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHost::Inbound status) {
-  auto reply_error = [&](const std::string& type, const std::string& code, const std::string& message) {
+void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text,
+                          LwsHost::Inbound status) {
+  auto reply_error = [&](const std::string& type, const std::string& code,
+                         const std::string& message) {
     nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
     if (!type.empty()) j["command"] = type;
     http_->send(client, j.dump());
   };
-  if (status == LwsHost::Inbound::too_large) return reply_error("", "too-large", "messages are limited to 64 KiB");
+  if (status == LwsHost::Inbound::too_large)
+    return reply_error("", "too-large", "messages are limited to 64 KiB");
   if (status == LwsHost::Inbound::rate_limited) {
     const auto& o = http_->options();
-    nlohmann::json j = {{"type", "error"},
-                        {"code", "rate-limited"},
-                        {"message", "more than " + std::to_string(static_cast<int>(o.message_rate)) +
-                                        " messages a second (bursts of " +
-                                        std::to_string(static_cast<int>(o.message_burst)) +
-                                        "): dropped; this notice comes at most once a second"},
-                        {"dropped", http_->dropped(client)}};
+    nlohmann::json j = {
+        {"type", "error"},
+        {"code", "rate-limited"},
+        {"message", "more than " + std::to_string(static_cast<int>(o.message_rate)) +
+                        " messages a second (bursts of " +
+                        std::to_string(static_cast<int>(o.message_burst)) +
+                        "): dropped; this notice comes at most once a second"},
+        {"dropped", http_->dropped(client)}};
     return http_->send(client, j.dump());
   }
   // Wrong tokens are limited per address, not per connection: reconnecting must not buy guesses.
@@ -635,7 +670,8 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
           // and forgotten must still be unblockable by name.
           auto address = address_of(c.peer);
           auto remembered = blocked_names_.find(c.peer);
-          if (!address && remembered == blocked_names_.end()) failure = "no member named '" + c.peer + "'";
+          if (!address && remembered == blocked_names_.end())
+            failure = "no member named '" + c.peer + "'";
           if (address) faults_.unblock(*address);
           if (remembered != blocked_names_.end()) {
             faults_.unblock(remembered->second);
@@ -644,8 +680,10 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text, LwsHo
         } else if constexpr (std::is_same_v<T, command::Leave>) {
           node_.leave(t);
         } else if constexpr (std::is_same_v<T, command::SetProfile>) {
-          if (auto s = node_.reconfigure(agent_config(c.profile).value()); !s) failure = s.error().message;
-          else options_.profile = c.profile;
+          if (auto s = node_.reconfigure(agent_config(c.profile).value()); !s)
+            failure = s.error().message;
+          else
+            options_.profile = c.profile;
         }
       },
       command);

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <vigil/base/event_queue.hpp>
+#include <vigil/base/result.hpp>
+#include <vigil/swim/node.hpp>
 #include "agent/agent_view.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
@@ -15,31 +18,28 @@
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
-#include <vigil/base/result.hpp>
 #include "cli/endpoint.hpp"
 #include "http/lws_host.hpp"
-#include <vigil/base/event_queue.hpp>
-#include <vigil/swim/node.hpp>
 
 namespace vigil::native {
 
 struct AgentOptions {
   std::string name;
-  swim::Address bind;                 // UDP and TCP (push-pull) on the same port
+  swim::Address bind;  // UDP and TCP (push-pull) on the same port
   // Seeds to join through: IP literals or names, resolved again on every attempt.
   std::vector<cli::Endpoint> joins;
-  Millis retry_interval{5000};        // between failed join attempts (Serf's -retry-interval)
-  int retry_max = 0;                  // join attempts before giving up; 0: for ever
+  Millis retry_interval{5000};  // between failed join attempts (Serf's -retry-interval)
+  int retry_max = 0;            // join attempts before giving up; 0: for ever
   std::string http_host = "127.0.0.1";
   int http_port = 0;
   std::string profile = "lan";
-  std::string token;                  // required for mutating WebSocket commands
-  std::string web_dir;                // the web app served at "/"; empty: none
+  std::string token;    // required for mutating WebSocket commands
+  std::string web_dir;  // the web app served at "/"; empty: none
   std::size_t max_clients = 32;
   // Pages allowed to open /ws besides this agent's own (OriginPolicy syntax); see --allow-origin.
   std::vector<std::string> allow_origins;
-  bool quiet = false;                 // no event log on stdout
-  std::string label;                  // memberlist's cluster label; empty for none
+  bool quiet = false;  // no event log on stdout
+  std::string label;   // memberlist's cluster label; empty for none
   // Gossip encryption keys (AES, 16/24/32 bytes): the first seals, all open. Empty: plaintext.
   std::vector<wire::Bytes> keys;
   // The live view over HTTPS and wss: PEM certificate and key files; both empty for plain HTTP.
@@ -118,8 +118,8 @@ class Agent : private RawHandler {
 
   // The packet log (only while a viewer asked for it): datagrams as they cross the socket or
   // the fault injector, streams as plaintext messages.
-  void log_datagram(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> bytes, bool dropped,
-                    Millis delay);
+  void log_datagram(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> bytes,
+                    bool dropped, Millis delay);
   void log_stream(bool outgoing, const swim::Address& peer, std::span<const std::uint8_t> plaintext,
                   std::size_t wire_size);
   // A member's name for an address, or the address itself.
@@ -146,11 +146,11 @@ class Agent : private RawHandler {
     std::uint64_t unlogged = 0;  // conflicts since the last line
   };
   std::map<std::string, ConflictLog> conflict_log_;  // by member name, forgotten with the member
-  bool joined_ = false;      // a join exchange has completed (or none was asked for)
-  std::string fatal_;        // set: stop at once, without a goodbye, and exit 1 with this message
+  bool joined_ = false;  // a join exchange has completed (or none was asked for)
+  std::string fatal_;    // set: stop at once, without a goodbye, and exit 1 with this message
   std::map<StreamLink*, std::unique_ptr<StreamLink>> streams_;
   std::unique_ptr<RawHandler> listener_;  // accepts push-pull connections
-  std::optional<JoinRetry> join_retry_;  // while joining; reset once joined
+  std::optional<JoinRetry> join_retry_;   // while joining; reset once joined
   bool join_in_flight_ = false;
   std::vector<UnresolvedSeed> unresolved_;  // the attempt under way's seeds that did not resolve
   bool gave_up_ = false;                    // --retry-max attempts failed: run() exits 1

@@ -1,15 +1,16 @@
 #include "agent/agent_cli.hpp"
 
 #include <csignal>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 
+#include <vigil/swim/config.hpp>
 #include "agent/agent.hpp"
-#include "agent/socket_address.hpp"
 #include "agent/serf_tags.hpp"
+#include "agent/socket_address.hpp"
 #include "cli/args.hpp"
 #include "cli/duration.hpp"
 #include "cli/endpoint.hpp"
@@ -18,7 +19,6 @@
 #include "cli/tls_flags.hpp"
 #include "crypto/key_source.hpp"
 #include "http/origin_policy.hpp"
-#include <vigil/swim/config.hpp>
 
 namespace vigil::native {
 
@@ -34,10 +34,12 @@ void on_signal(int) {
 const std::vector<cli::Args::Spec>& specs() {
   static const std::vector<cli::Args::Spec> s = {
       {"name", true, "this member's name (unique in the cluster)", "required"},
-      {"bind", true, "UDP and TCP address for the protocol (IPv6 as [::1]:7946; a name takes its first address)",
+      {"bind", true,
+       "UDP and TCP address for the protocol (IPv6 as [::1]:7946; a name takes its first address)",
        "127.0.0.1:7946"},
       {"join", true,
-       "a member to join through, HOST:PORT, [IPV6]:PORT or NAME:PORT (every address of a name is tried); "
+       "a member to join through, HOST:PORT, [IPV6]:PORT or NAME:PORT (every address of a name is "
+       "tried); "
        "repeat or comma-separate",
        ""},
       {"retry-interval", true, "wait between failed join attempts (500ms, 5s, 2m)", "5s"},
@@ -49,7 +51,8 @@ const std::vector<cli::Args::Spec>& specs() {
        "http://HOST:PORT of --http; a 0.0.0.0 host becomes --bind's"},
       {"profile", true, "lan|wan|local|teaching", "lan"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
-      {"web", true, "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
+      {"web", true,
+       "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
        "build/web next to the binary"},
       {"max-clients", true, "concurrent WebSocket viewers", "32"},
       {"allow-origin", true,
@@ -75,7 +78,9 @@ const std::vector<cli::Args::Spec>& specs() {
   return with_tls;
 }
 
-bool is_loopback(const std::string& host) { return host.rfind("127.", 0) == 0 || host == "::1"; }
+bool is_loopback(const std::string& host) {
+  return host.rfind("127.", 0) == 0 || host == "::1";
+}
 
 std::string random_token() {
   std::random_device rd;
@@ -97,14 +102,18 @@ Result<std::string> read_token(const std::string& path) {
 }
 
 // Every value of a repeatable option (--name V or --name=V), comma lists split.
-std::vector<std::string> list_option(const std::vector<std::string>& argv, const std::string& name) {
+std::vector<std::string> list_option(const std::vector<std::string>& argv,
+                                     const std::string& name) {
   std::vector<std::string> out;
   const std::string flag = "--" + name;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string value;
-    if (argv[i] == flag && i + 1 < argv.size()) value = argv[++i];
-    else if (argv[i].rfind(flag + "=", 0) == 0) value = argv[i].substr(flag.size() + 1);
-    else continue;
+    if (argv[i] == flag && i + 1 < argv.size())
+      value = argv[++i];
+    else if (argv[i].rfind(flag + "=", 0) == 0)
+      value = argv[i].substr(flag.size() + 1);
+    else
+      continue;
     std::stringstream items(value);
     std::string item;
     while (std::getline(items, item, ','))
@@ -145,19 +154,24 @@ int run_agent(const std::vector<std::string>& argv) {
   auto args = cli::Args::parse(argv, specs());
   if (!args) return fail(args.error().message);
   if (args->flag("help")) {
-    std::printf("usage: vigil agent --name NAME [options]\nRuns one SWIM member and serves its live view.\n\n"
-                "options:\n%s\n"
-                "gossip encryption: memberlist's AES-GCM, byte-compatible with serf -encrypt. Every member\n"
-                "needs a key in common; datagrams and streams that do not decrypt are dropped and counted.\n"
-                "With both --encrypt-key and --keyring-file the key becomes the primary. To rotate: give\n"
-                "everyone a keyring [old, new], then [new, old], then [new].\n\n"
-                "joining: as serf -retry-join, every seed is asked for its state; with no answer the agent\n"
-                "tries again every --retry-interval. A name is resolved again on each attempt and every\n"
-                "address it gives is tried.\n\n"
-                "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use) or no\n"
-                "seed answered in --retry-max attempts,\n"
-                "2 for a bad command line\n",
-                cli::Args::usage(specs()).c_str());
+    std::printf(
+        "usage: vigil agent --name NAME [options]\nRuns one SWIM member and serves its live "
+        "view.\n\n"
+        "options:\n%s\n"
+        "gossip encryption: memberlist's AES-GCM, byte-compatible with serf -encrypt. Every "
+        "member\n"
+        "needs a key in common; datagrams and streams that do not decrypt are dropped and "
+        "counted.\n"
+        "With both --encrypt-key and --keyring-file the key becomes the primary. To rotate: give\n"
+        "everyone a keyring [old, new], then [new, old], then [new].\n\n"
+        "joining: as serf -retry-join, every seed is asked for its state; with no answer the "
+        "agent\n"
+        "tries again every --retry-interval. A name is resolved again on each attempt and every\n"
+        "address it gives is tried.\n\n"
+        "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use) or no\n"
+        "seed answered in --retry-max attempts,\n"
+        "2 for a bad command line\n",
+        cli::Args::usage(specs()).c_str());
     return cli::kOk;
   }
   AgentOptions o;
@@ -182,7 +196,8 @@ int run_agent(const std::vector<std::string>& argv) {
   o.http_port = http->port;
   o.advertise_http = args->text("advertise-http").value_or("");
   if (args->has("advertise-http"))
-    if (auto s = check_view_url(o.advertise_http); !s) return fail("--advertise-http: " + s.error().message);
+    if (auto s = check_view_url(o.advertise_http); !s)
+      return fail("--advertise-http: " + s.error().message);
   auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
   if (!profile) return fail(profile.error().message);
   o.profile = *profile;
@@ -227,8 +242,11 @@ int run_agent(const std::vector<std::string>& argv) {
   o.web_dir = args->text("web").value_or(cli::default_web_dir());
   if (o.web_dir == "none") {
     o.web_dir.clear();
-  } else if (!args->has("web") && !std::filesystem::is_regular_file(std::filesystem::path(o.web_dir) / "index.html")) {
-    std::fprintf(stderr, "vigil agent: no web app at %s (build it with scripts/build.sh); serving /v1 and /ws only\n",
+  } else if (!args->has("web") &&
+             !std::filesystem::is_regular_file(std::filesystem::path(o.web_dir) / "index.html")) {
+    std::fprintf(stderr,
+                 "vigil agent: no web app at %s (build it with scripts/build.sh); serving /v1 and "
+                 "/ws only\n",
                  o.web_dir.c_str());
     o.web_dir.clear();
   }
@@ -241,9 +259,11 @@ int run_agent(const std::vector<std::string>& argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
-  std::printf("vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(), o.bind.to_string().c_str(),
-              (*agent)->http_url().c_str(), args->has("token-file") ? "(from file)" : o.token.c_str(),
-              o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
+  std::printf(
+      "vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(),
+      o.bind.to_string().c_str(), (*agent)->http_url().c_str(),
+      args->has("token-file") ? "(from file)" : o.token.c_str(),
+      o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
   std::fflush(stdout);
   return (*agent)->run(g_stop, g_stop_now);
 }

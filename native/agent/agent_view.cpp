@@ -6,10 +6,10 @@
 #include <sstream>
 #include <type_traits>
 
+#include <vigil/wire/messages.hpp>
 #include "agent/serf_tags.hpp"
 #include "http/limit_metrics.hpp"
 #include "http/prometheus_text.hpp"
-#include <vigil/wire/messages.hpp>
 
 namespace vigil::native {
 
@@ -23,7 +23,9 @@ std::string_view type_name(std::size_t t) {
 }
 
 // JSON has no infinity: an unbounded phi travels as null.
-json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+json number_or_null(double x) {
+  return std::isfinite(x) ? json(x) : json(nullptr);
+}
 
 constexpr std::size_t kGapsShown = 64;  // recent inter-ack gaps per peer in a snapshot
 
@@ -31,7 +33,8 @@ constexpr std::size_t kGapsShown = 64;  // recent inter-ack gaps per peer in a s
 void add_tags(json& row, const swim::Member* m) {
   const Tags tags = m ? decode_tags(m->meta) : Tags{};
   row["tags"] = tags.empty() ? json::object() : json(tags);
-  if (auto view = tags.find(std::string(kViewTag)); view != tags.end() && check_view_url(view->second))
+  if (auto view = tags.find(std::string(kViewTag));
+      view != tags.end() && check_view_url(view->second))
     row["view"] = view->second;
 }
 
@@ -149,8 +152,12 @@ json faults_json(const AgentViewContext& c) {
   const FaultSettings& f = c.faults.settings();
   json blocked = json::array();
   for (const auto& a : c.faults.blocked()) blocked.push_back(a.to_string());
-  return {{"loss", f.loss},       {"delay_ms", f.delay_ms}, {"jitter_ms", f.jitter_ms},
-          {"on_send", f.on_send}, {"on_receive", f.on_receive}, {"blocked", blocked},
+  return {{"loss", f.loss},
+          {"delay_ms", f.delay_ms},
+          {"jitter_ms", f.jitter_ms},
+          {"on_send", f.on_send},
+          {"on_receive", f.on_receive},
+          {"blocked", blocked},
           {"paused_until_ms", c.faults.paused_until().count()}};
 }
 
@@ -204,24 +211,30 @@ std::string metrics_text(const AgentViewContext& c) {
   for (const swim::Member* m : c.node.members()) ++by_state[static_cast<std::size_t>(m->state)];
   out << "# HELP vigil_members Members in this agent's view, by state (itself included).\n"
       << "# TYPE vigil_members gauge\n";
-  for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead, swim::MemberState::left})
-    out << "vigil_members{state=\"" << swim::to_string(s) << "\"} " << by_state[static_cast<std::size_t>(s)] << "\n";
-  auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
+  for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead,
+                 swim::MemberState::left})
+    out << "vigil_members{state=\"" << swim::to_string(s) << "\"} "
+        << by_state[static_cast<std::size_t>(s)] << "\n";
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
+    write_counter(out, name, help, value);
+  };
   out << counters_metrics_text(k);
   counter("vigil_ws_refused_origins_total",
           "WebSocket upgrades refused with 403 because their Origin is not allowed.",
           c.ws_refusals.origins);
   counter("vigil_ws_rate_limited_total",
-          "WebSocket messages dropped by their connection's rate limit.", c.ws_refusals.rate_limited);
+          "WebSocket messages dropped by their connection's rate limit.",
+          c.ws_refusals.rate_limited);
   counter("vigil_ws_too_large_total", "WebSocket messages refused for exceeding 64 KiB.",
           c.ws_refusals.too_large);
   counter("vigil_http_static_refused_total",
           "Requests for the web app's files refused: a path out of its directory or hidden (403), "
           "a method other than GET or HEAD (405).",
           c.ws_refusals.static_files);
-  counter("vigil_http_file_streams_busy_total",
-          "Requests for the web app's files answered 503: as many files were being sent as allowed.",
-          c.ws_refusals.file_streams_busy);
+  counter(
+      "vigil_http_file_streams_busy_total",
+      "Requests for the web app's files answered 503: as many files were being sent as allowed.",
+      c.ws_refusals.file_streams_busy);
   counter("vigil_http_file_streams_cut_total",
           "File transfers closed before their end: the client stopped reading past the stall "
           "timeout, or went away.",
@@ -232,7 +245,8 @@ std::string metrics_text(const AgentViewContext& c) {
   out << "# HELP vigil_local_health_multiplier Lifeguard's local health score (0 healthy).\n"
       << "# TYPE vigil_local_health_multiplier gauge\n"
       << "vigil_local_health_multiplier " << c.node.health_score() << "\n";
-  out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation gauge\n"
+  out << "# HELP vigil_incarnation This agent's incarnation number.\n# TYPE vigil_incarnation "
+         "gauge\n"
       << "vigil_incarnation " << c.node.incarnation() << "\n";
   out << stream_metrics_text(c.streams);
   out << auth_metrics_text(c.auth, c.auth_addresses);

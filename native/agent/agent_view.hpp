@@ -3,15 +3,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <vigil/base/time.hpp>
+#include <vigil/swim/node.hpp>
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "agent/stream_link.hpp"
-#include <vigil/base/time.hpp>
 #include "http/lws_host.hpp"
-#include <vigil/swim/node.hpp>
 
 namespace vigil::native {
 
@@ -23,11 +23,11 @@ struct AgentViewContext {
   const std::string& profile;
   Millis now;
   bool paused;
-  LwsHost::Refusals ws_refusals;  // what the HTTP server and its WebSocket turned away
-  std::size_t file_streams = 0;   // static files being sent now
-  StreamStats streams{};          // protocol-port TCP streams turned away or cut short
-  AuthLimiter::Counters auth{};   // wrong tokens and the commands refused for them
-  std::size_t auth_addresses = 0; // remote addresses the token limiter tracks
+  LwsHost::Refusals ws_refusals;   // what the HTTP server and its WebSocket turned away
+  std::size_t file_streams = 0;    // static files being sent now
+  StreamStats streams{};           // protocol-port TCP streams turned away or cut short
+  AuthLimiter::Counters auth{};    // wrong tokens and the commands refused for them
+  std::size_t auth_addresses = 0;  // remote addresses the token limiter tracks
   const ProbeOutcomes* probe_outcomes = nullptr;  // per peer: direct pings failed, indirect acks
   PacketLog::Counters packet_log{};
   std::size_t packet_log_viewers = 0;

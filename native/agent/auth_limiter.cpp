@@ -88,13 +88,15 @@ std::vector<std::string> AuthLimiter::reports(Millis now) {
 std::string auth_metrics_text(const AuthLimiter::Counters& counters, std::size_t addresses) {
   std::ostringstream out;
   write_counter(out, "vigil_auth_failures_total",
-                "WebSocket commands whose token was checked and found wrong or missing.", counters.failures);
-  write_counter(out, "vigil_auth_rate_limited_total",
-                "WebSocket commands needing the token refused unchecked: their address had used up its "
-                "allowance of wrong tokens.",
-                counters.refused);
-  write_gauge(out, "vigil_auth_tracked_addresses", "Remote addresses with recent wrong tokens being tracked.",
-              addresses);
+                "WebSocket commands whose token was checked and found wrong or missing.",
+                counters.failures);
+  write_counter(
+      out, "vigil_auth_rate_limited_total",
+      "WebSocket commands needing the token refused unchecked: their address had used up its "
+      "allowance of wrong tokens.",
+      counters.refused);
+  write_gauge(out, "vigil_auth_tracked_addresses",
+              "Remote addresses with recent wrong tokens being tracked.", addresses);
   return out.str();
 }
 

@@ -63,8 +63,7 @@ class AuthLimiter {
   Entry& entry(const std::string& address, Millis now);
   void make_room(Millis now);
   static void note(Pending& p, const std::string& address, Millis now);
-  std::optional<std::string> report(Pending& p, Millis now, const char* one,
-                                    const char* many);
+  std::optional<std::string> report(Pending& p, Millis now, const char* one, const char* many);
 
   Limits limits_;
   Counters counters_;

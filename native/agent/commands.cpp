@@ -1,8 +1,8 @@
 #include "agent/commands.hpp"
 
+#include <openssl/crypto.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <openssl/crypto.h>
 
 #include <vigil/swim/config.hpp>
 
@@ -12,7 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-CommandError invalid(std::string message) { return CommandError{"invalid", std::move(message)}; }
+CommandError invalid(std::string message) {
+  return CommandError{"invalid", std::move(message)};
+}
 
 // A number field: absent -> fallback; present but not a number -> error.
 std::variant<double, CommandError> number(const json& j, const char* key, double fallback) {
@@ -31,7 +33,8 @@ std::variant<std::string, CommandError> text(const json& j, const char* key) {
 
 std::variant<Command, CommandError> parse_inject(const json& j) {
   FaultSettings f;
-  for (auto [key, field] : {std::pair{"loss", &f.loss}, {"delay_ms", &f.delay_ms}, {"jitter_ms", &f.jitter_ms}}) {
+  for (auto [key, field] :
+       {std::pair{"loss", &f.loss}, {"delay_ms", &f.delay_ms}, {"jitter_ms", &f.jitter_ms}}) {
     auto v = number(j, key, 0.0);
     if (auto* e = std::get_if<CommandError>(&v)) return *e;
     *field = std::get<double>(v);
@@ -41,10 +44,14 @@ std::variant<Command, CommandError> parse_inject(const json& j) {
     if (!it->is_string()) return invalid("'direction' must be send, receive or both");
     direction = it->get<std::string>();
   }
-  if (direction == "send") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, false};
-  else if (direction == "receive") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, false, true};
-  else if (direction == "both") f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, true};
-  else return invalid("'direction' must be send, receive or both");
+  if (direction == "send")
+    f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, false};
+  else if (direction == "receive")
+    f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, false, true};
+  else if (direction == "both")
+    f = FaultSettings{f.loss, f.delay_ms, f.jitter_ms, true, true};
+  else
+    return invalid("'direction' must be send, receive or both");
   if (auto s = f.validate(); !s) return invalid(s.error().message);
   return command::Inject{f};
 }
@@ -55,13 +62,15 @@ bool tokens_equal(std::string_view guess, std::string_view secret) {
   // OpenSSL's comparison has no early exit and is written so that compilers cannot add one:
   // the time taken does not tell how much of a guess is right. A guess of the wrong length
   // still costs a walk over the whole secret, so the secret's length does not show either.
-  if (guess.size() == secret.size()) return CRYPTO_memcmp(guess.data(), secret.data(), secret.size()) == 0;
+  if (guess.size() == secret.size())
+    return CRYPTO_memcmp(guess.data(), secret.data(), secret.size()) == 0;
   volatile int sink = CRYPTO_memcmp(secret.data(), secret.data(), secret.size());
   (void)sink;
   return false;
 }
 
-ParsedCommand parse_command(std::string_view text_in, std::string_view token, bool may_check_token) {
+ParsedCommand parse_command(std::string_view text_in, std::string_view token,
+                            bool may_check_token) {
   const json j = json::parse(text_in, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return {"", CommandError{"bad-json", "expected a JSON object such as {\"type\":\"snapshot\"}"}};
@@ -78,14 +87,19 @@ ParsedCommand parse_command(std::string_view text_in, std::string_view token, bo
 
   static const char* kMutating[] = {"inject", "pause", "block", "unblock", "leave", "set-profile"};
   if (std::find(std::begin(kMutating), std::end(kMutating), type) == std::end(kMutating))
-    return {type, CommandError{"unknown-command", "unknown command '" + type +
-                                                      "' (snapshot, packets, inject, pause, block, unblock, leave, set-profile)"}};
+    return {type,
+            CommandError{
+                "unknown-command",
+                "unknown command '" + type +
+                    "' (snapshot, packets, inject, pause, block, unblock, leave, set-profile)"}};
   if (!may_check_token)
-    return {type, CommandError{"auth-rate-limited",
-                               "too many wrong tokens from this address: commands that need the token are "
-                               "refused unchecked for now; try again in a few seconds"}};
+    return {type, CommandError{
+                      "auth-rate-limited",
+                      "too many wrong tokens from this address: commands that need the token are "
+                      "refused unchecked for now; try again in a few seconds"}};
   auto tok = j.find("token");
-  if (tok == j.end() || !tok->is_string() || !tokens_equal(tok->get_ref<const std::string&>(), token))
+  if (tok == j.end() || !tok->is_string() ||
+      !tokens_equal(tok->get_ref<const std::string&>(), token))
     return {type, CommandError{"unauthorized", "this command needs the agent's token"}};
 
   if (type == "inject") {

@@ -4,8 +4,8 @@
 #include <string_view>
 #include <variant>
 
-#include "agent/fault_injector.hpp"
 #include <vigil/base/time.hpp>
+#include "agent/fault_injector.hpp"
 
 namespace vigil::native {
 
@@ -35,8 +35,8 @@ struct SetProfile {
 };
 }  // namespace command
 
-using Command = std::variant<command::Snapshot, command::Packets, command::Inject, command::Pause, command::Block, command::Unblock,
-                             command::Leave, command::SetProfile>;
+using Command = std::variant<command::Snapshot, command::Packets, command::Inject, command::Pause,
+                             command::Block, command::Unblock, command::Leave, command::SetProfile>;
 
 struct CommandError {
   std::string code;  // bad-json, unknown-command, invalid, unauthorized, auth-rate-limited
@@ -52,7 +52,8 @@ struct ParsedCommand {
 // mutate. Never throws: malformed input is a CommandError. When `may_check_token` is false (the
 // sender's address is out of attempts), a command needing the token is refused with
 // `auth-rate-limited` and its token is not looked at.
-ParsedCommand parse_command(std::string_view text, std::string_view token, bool may_check_token = true);
+ParsedCommand parse_command(std::string_view text, std::string_view token,
+                            bool may_check_token = true);
 
 // Compares a guess with the secret token in time that depends only on the secret's length.
 bool tokens_equal(std::string_view guess, std::string_view secret);

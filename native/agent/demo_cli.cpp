@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include <vigil/swim/config.hpp>
 #include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
@@ -23,14 +24,15 @@
 #include "crypto/key_source.hpp"
 #include "http/http_get.hpp"
 #include "http/lws_host.hpp"
-#include <vigil/swim/config.hpp>
 
 namespace vigil::native {
 
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
-void on_signal(int) { g_stop = 1; }
+void on_signal(int) {
+  g_stop = 1;
+}
 
 struct Child {
   std::string name;
@@ -85,7 +87,8 @@ void stop_all(std::vector<Child>& children) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(4);
   for (auto& c : children) {
     while (c.pid > 0) {
-      if (::waitpid(c.pid, nullptr, WNOHANG) == c.pid) c.pid = -1;
+      if (::waitpid(c.pid, nullptr, WNOHANG) == c.pid)
+        c.pid = -1;
       else if (std::chrono::steady_clock::now() > deadline) {
         ::kill(c.pid, SIGKILL);
         ::waitpid(c.pid, nullptr, 0);
@@ -105,7 +108,8 @@ int run_demo(const std::vector<std::string>& argv) {
       {"http-port", true, "port of the web app (the live view and the explainer)", "8080"},
       {"profile", true, "lan|wan|local|teaching", "local"},
       {"web", true, "directory of the built web app", "build/web next to the binary"},
-      {"encrypt-key", true, "base64 AES key every agent encrypts its gossip with (see vigil agent --help)",
+      {"encrypt-key", true,
+       "base64 AES key every agent encrypts its gossip with (see vigil agent --help)",
        "no encryption"},
       {"label", true, "cluster label given to every agent", "none"},
       {"help", false, "show this help", ""},
@@ -117,8 +121,10 @@ int run_demo(const std::vector<std::string>& argv) {
   auto args = cli::Args::parse(argv, specs);
   if (!args) return fail(cli::kUsage, args.error().message);
   if (args->flag("help")) {
-    std::printf("usage: vigil demo [options]\nStarts local agents and serves the web app pointed at them.\n\noptions:\n%s",
-                cli::Args::usage(specs).c_str());
+    std::printf(
+        "usage: vigil demo [options]\nStarts local agents and serves the web app pointed at "
+        "them.\n\noptions:\n%s",
+        cli::Args::usage(specs).c_str());
     return cli::kOk;
   }
   auto nodes = args->integer_in("nodes", 5, 1, 64);
@@ -130,7 +136,8 @@ int run_demo(const std::vector<std::string>& argv) {
   const std::string web = args->text("web").value_or(cli::default_web_dir());
   std::vector<std::string> security;  // passed on to every agent
   if (auto key = args->text("encrypt-key")) {
-    if (auto k = parse_key(*key); !k) return fail(cli::kUsage, "--encrypt-key: " + k.error().message);
+    if (auto k = parse_key(*key); !k)
+      return fail(cli::kUsage, "--encrypt-key: " + k.error().message);
     security.insert(security.end(), {"--encrypt-key", *key});
   }
   if (auto label = args->text("label")) {
@@ -166,7 +173,8 @@ int run_demo(const std::vector<std::string>& argv) {
 
   char token_path[] = "/tmp/vigil-demo-token-XXXXXX";
   const int token_fd = ::mkstemp(token_path);
-  if (token_fd < 0 || ::write(token_fd, token.data(), token.size()) != static_cast<ssize_t>(token.size()))
+  if (token_fd < 0 ||
+      ::write(token_fd, token.data(), token.size()) != static_cast<ssize_t>(token.size()))
     return fail(cli::kFailure, "cannot write the token file");
   ::close(token_fd);
 
@@ -188,11 +196,25 @@ int run_demo(const std::vector<std::string>& argv) {
       std::remove(token_path);
       return fail(cli::kFailure, "no free ports on 127.0.0.1");
     }
-    std::vector<std::string> cmd = {exe, "agent", "--name", c.name, "--bind", "127.0.0.1:" + std::to_string(c.protocol_port),
-                                    "--http", "127.0.0.1:" + std::to_string(c.http_port), "--profile", *profile,
-                                    "--token-file", token_path, "--web", web, "--quiet",
-                                    "--allow-origin", page_origins};
-    if (i > 0) cmd.insert(cmd.end(), {"--join", "127.0.0.1:" + std::to_string(children[0].protocol_port)});
+    std::vector<std::string> cmd = {exe,
+                                    "agent",
+                                    "--name",
+                                    c.name,
+                                    "--bind",
+                                    "127.0.0.1:" + std::to_string(c.protocol_port),
+                                    "--http",
+                                    "127.0.0.1:" + std::to_string(c.http_port),
+                                    "--profile",
+                                    *profile,
+                                    "--token-file",
+                                    token_path,
+                                    "--web",
+                                    web,
+                                    "--quiet",
+                                    "--allow-origin",
+                                    page_origins};
+    if (i > 0)
+      cmd.insert(cmd.end(), {"--join", "127.0.0.1:" + std::to_string(children[0].protocol_port)});
     cmd.insert(cmd.end(), security.begin(), security.end());
     c.pid = spawn(cmd);
     // Each agent must be up before the next joins through the first.
@@ -207,14 +229,15 @@ int run_demo(const std::vector<std::string>& argv) {
       return fail(cli::kFailure, "agent " + c.name + " did not come up");
     }
   }
-  std::printf("vigil demo: %lld agents (%s profile) on 127.0.0.1\n", static_cast<long long>(*nodes), profile->c_str());
+  std::printf("vigil demo: %lld agents (%s profile) on 127.0.0.1\n", static_cast<long long>(*nodes),
+              profile->c_str());
   for (const auto& c : children)
-    std::printf("  %-8s protocol 127.0.0.1:%d  live view http://127.0.0.1:%d/\n", c.name.c_str(), c.protocol_port,
-                c.http_port);
+    std::printf("  %-8s protocol 127.0.0.1:%d  live view http://127.0.0.1:%d/\n", c.name.c_str(),
+                c.protocol_port, c.http_port);
   std::printf("token: %s\n", token.c_str());
   std::printf("explainer: %sexplainer.html\n", (*server)->url().c_str());
-  std::printf("open %s  (live cluster: %slive.html)  Ctrl-C stops everything\n", (*server)->url().c_str(),
-              (*server)->url().c_str());
+  std::printf("open %s  (live cluster: %slive.html)  Ctrl-C stops everything\n",
+              (*server)->url().c_str(), (*server)->url().c_str());
   std::fflush(stdout);
 
   // Notice agents that die (killed from outside) so the page can show them as gone.

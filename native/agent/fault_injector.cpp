@@ -10,7 +10,8 @@ namespace vigil::native {
 Status FaultSettings::validate() const {
   if (!(loss >= 0.0 && loss <= 1.0)) return Error{"loss must be within [0, 1]"};
   if (!(delay_ms >= 0.0 && delay_ms <= 60000.0)) return Error{"delay_ms must be within [0, 60000]"};
-  if (!(jitter_ms >= 0.0 && jitter_ms <= 60000.0)) return Error{"jitter_ms must be within [0, 60000]"};
+  if (!(jitter_ms >= 0.0 && jitter_ms <= 60000.0))
+    return Error{"jitter_ms must be within [0, 60000]"};
   return ok_status();
 }
 
@@ -33,6 +34,8 @@ std::optional<Millis> FaultInjector::outgoing(const swim::Address& to) {
   return apply(settings_.on_send);
 }
 
-std::optional<Millis> FaultInjector::incoming() { return apply(settings_.on_receive); }
+std::optional<Millis> FaultInjector::incoming() {
+  return apply(settings_.on_receive);
+}
 
 }  // namespace vigil::native

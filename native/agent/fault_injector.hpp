@@ -4,8 +4,8 @@
 #include <set>
 
 #include <vigil/base/result.hpp>
-#include <vigil/base/time.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/base/time.hpp>
 #include <vigil/swim/address.hpp>
 
 namespace vigil::native {

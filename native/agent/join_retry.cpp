@@ -20,7 +20,9 @@ JoinRetry::Next JoinRetry::finish(Millis now, bool joined) {
 std::string join_log_line(int attempt, const JoinRetry& retry, const swim::JoinResult& result,
                           const std::vector<UnresolvedSeed>& unresolved, JoinRetry::Next next) {
   std::string failures;
-  auto add = [&failures](const std::string& item) { failures += (failures.empty() ? "" : "; ") + item; };
+  auto add = [&failures](const std::string& item) {
+    failures += (failures.empty() ? "" : "; ") + item;
+  };
   for (const auto& f : result.failures) add(f.seed.to_string() + ": " + f.reason);
   for (const auto& u : unresolved) add(u.seed + ": cannot resolve (" + u.reason + ")");
 
@@ -28,14 +30,18 @@ std::string join_log_line(int attempt, const JoinRetry& retry, const swim::JoinR
   if (retry.max_attempts() > 0) line += "/" + std::to_string(retry.max_attempts());
   if (next == JoinRetry::Next::joined) {
     std::string answered;
-    for (const auto& a : result.contacted) answered += (answered.empty() ? "" : ", ") + a.to_string();
+    for (const auto& a : result.contacted)
+      answered += (answered.empty() ? "" : ", ") + a.to_string();
     line += " succeeded: " + answered + " answered";
     if (!failures.empty()) line += " (and " + failures + ")";
     return line;
   }
   line += " failed: " + (failures.empty() ? std::string("no seed to try") : failures);
-  if (next == JoinRetry::Next::retry) line += "; next attempt in " + cli::duration_text(retry.interval());
-  else line += "; giving up after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
+  if (next == JoinRetry::Next::retry)
+    line += "; next attempt in " + cli::duration_text(retry.interval());
+  else
+    line +=
+        "; giving up after " + std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
   return line;
 }
 

@@ -21,7 +21,9 @@ class JoinRetry {
   // An attempt should start now: the first at once, later ones `interval` after a failure.
   bool due(Millis now) const { return waiting_ && now >= next_at_; }
   // While waiting for the next attempt: when it is due.
-  std::optional<Millis> next_at() const { return waiting_ ? std::optional(next_at_) : std::nullopt; }
+  std::optional<Millis> next_at() const {
+    return waiting_ ? std::optional(next_at_) : std::nullopt;
+  }
   // Starts an attempt; returns its number, from 1.
   int start();
   // The attempt under way ended.

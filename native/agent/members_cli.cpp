@@ -4,12 +4,12 @@
 #include <set>
 #include <sstream>
 
+#include <vigil/lab/table.hpp>
 #include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "http/http_get.hpp"
-#include <vigil/lab/table.hpp>
 
 namespace vigil::native {
 
@@ -23,13 +23,17 @@ Result<std::set<std::string>> statuses(const std::vector<std::string>& argv) {
   std::set<std::string> out;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string value;
-    if (argv[i] == "--status" && i + 1 < argv.size()) value = argv[++i];
-    else if (argv[i].rfind("--status=", 0) == 0) value = argv[i].substr(9);
-    else continue;
+    if (argv[i] == "--status" && i + 1 < argv.size())
+      value = argv[++i];
+    else if (argv[i].rfind("--status=", 0) == 0)
+      value = argv[i].substr(9);
+    else
+      continue;
     std::stringstream items(value);
     std::string item;
     while (std::getline(items, item, ',')) {
-      if (!kStatuses.count(item)) return Error{"--status: '" + item + "' is not one of alive, suspect, dead, left"};
+      if (!kStatuses.count(item))
+        return Error{"--status: '" + item + "' is not one of alive, suspect, dead, left"};
       out.insert(item);
     }
     if (value.empty() || value.back() == ',') return Error{"--status: an empty state"};
@@ -43,7 +47,8 @@ int run_members(const std::vector<std::string>& argv) {
   static const std::vector<cli::Args::Spec> specs = {
       {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
       {"format", true, "table|json", "table"},
-      {"status", true, "only members in these states: alive|suspect|dead|left (repeat or comma list)", "all"},
+      {"status", true,
+       "only members in these states: alive|suspect|dead|left (repeat or comma list)", "all"},
       {"help", false, "show this help", ""},
   };
   auto fail = [](int code, const std::string& m) {
@@ -53,8 +58,10 @@ int run_members(const std::vector<std::string>& argv) {
   auto args = cli::Args::parse(argv, specs);
   if (!args) return fail(cli::kUsage, args.error().message);
   if (args->flag("help")) {
-    std::printf("usage: vigil members [options]\nLists the members an agent knows, itself included.\n\noptions:\n%s",
-                cli::Args::usage(specs).c_str());
+    std::printf(
+        "usage: vigil members [options]\nLists the members an agent knows, itself "
+        "included.\n\noptions:\n%s",
+        cli::Args::usage(specs).c_str());
     return cli::kOk;
   }
   auto format = args->choice("format", {"table", "json"}, "table");
@@ -65,13 +72,16 @@ int run_members(const std::vector<std::string>& argv) {
   if (!endpoint) return fail(cli::kUsage, "--http: " + endpoint.error().message);
   auto reply = http_get(endpoint->host, endpoint->port, "/v1/members", Millis{5000});
   if (!reply) return fail(cli::kFailure, reply.error().message);
-  if (reply->status != 200) return fail(cli::kFailure, "the agent answered HTTP " + std::to_string(reply->status));
+  if (reply->status != 200)
+    return fail(cli::kFailure, "the agent answered HTTP " + std::to_string(reply->status));
   const auto all = nlohmann::json::parse(reply->body, nullptr, false);
-  if (all.is_discarded() || !all.is_array()) return fail(cli::kFailure, "the agent's answer is not a member list");
+  if (all.is_discarded() || !all.is_array())
+    return fail(cli::kFailure, "the agent's answer is not a member list");
   auto members = nlohmann::json::array();
   for (const auto& m : all) {
-    const bool shown = wanted->empty() || (m.is_object() && m.contains("state") && m["state"].is_string() &&
-                                           wanted->count(m["state"].get<std::string>()));
+    const bool shown =
+        wanted->empty() || (m.is_object() && m.contains("state") && m["state"].is_string() &&
+                            wanted->count(m["state"].get<std::string>()));
     if (shown) members.push_back(m);
   }
   if (*format == "json") {
@@ -79,7 +89,10 @@ int run_members(const std::vector<std::string>& argv) {
     return cli::kOk;
   }
   lab::Table t;
-  t.columns = {{"name", "Name", 0}, {"address", "Address", 0}, {"state", "Status", 0}, {"incarnation", "Incarnation", 0}};
+  t.columns = {{"name", "Name", 0},
+               {"address", "Address", 0},
+               {"state", "Status", 0},
+               {"incarnation", "Incarnation", 0}};
   // Field by field, tolerating whatever shape a stranger's server might send.
   auto text = [](const nlohmann::json& m, const char* k) -> lab::Cell {
     if (m.is_object() && m.contains(k) && m[k].is_string()) return m[k].get<std::string>();

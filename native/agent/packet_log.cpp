@@ -2,17 +2,19 @@
 
 #include <sstream>
 
-#include "http/prometheus_text.hpp"
 #include <vigil/wire/codec.hpp>
+#include "http/prometheus_text.hpp"
 
 namespace vigil::native {
 
-wire::PacketSummary summarize_wire_datagram(const swim::Node& node, std::span<const std::uint8_t> bytes) {
+wire::PacketSummary summarize_wire_datagram(const swim::Node& node,
+                                            std::span<const std::uint8_t> bytes) {
   auto labelled = wire::strip_label(bytes);
   if (!labelled || labelled->label != node.config().label) return {};
   if (!node.cipher()) return wire::summarize_datagram(labelled->rest);
   const std::string& label = node.config().label;
-  const std::span<const std::uint8_t> aad(reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
+  const std::span<const std::uint8_t> aad(reinterpret_cast<const std::uint8_t*>(label.data()),
+                                          label.size());
   auto plain = node.cipher()->open(labelled->rest, aad);
   if (!plain) return {};
   return wire::summarize_datagram(*plain);
@@ -25,7 +27,8 @@ wire::PacketSummary summarize_stream_message(std::span<const std::uint8_t> plain
   return summary;
 }
 
-nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& summary, const std::string& peer) {
+nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& summary,
+                           const std::string& peer) {
   nlohmann::json j = {{"t", s.at.count()},
                       {"dir", s.outgoing ? "out" : "in"},
                       {"via", s.stream ? "tcp" : "udp"},
@@ -50,8 +53,9 @@ nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& s
   if (!summary.rumours.empty()) {
     nlohmann::json rumours = nlohmann::json::array();
     for (const auto& r : summary.rumours)
-      rumours.push_back(
-          {{"kind", std::string(wire::packet_kind_name(r.kind))}, {"node", r.node}, {"incarnation", r.incarnation}});
+      rumours.push_back({{"kind", std::string(wire::packet_kind_name(r.kind))},
+                         {"node", r.node},
+                         {"incarnation", r.incarnation}});
     j["rumours"] = std::move(rumours);
   }
   return j;
@@ -103,8 +107,9 @@ std::vector<std::pair<LwsHost::ClientId, std::string>> PacketLog::flush(
     }
     if (v.pending_count == 0 && v.skipped == 0) continue;
     if (v.pending_count == 0 && queued(id) > PacketLogLimits::kMaxViewerQueueBytes) continue;
-    std::string batch = "{\"type\":\"packets\",\"at_ms\":" + std::to_string(now.count()) + ",\"packets\":[" +
-                        v.pending + "],\"skipped\":" + std::to_string(v.skipped) +
+    std::string batch = "{\"type\":\"packets\",\"at_ms\":" + std::to_string(now.count()) +
+                        ",\"packets\":[" + v.pending +
+                        "],\"skipped\":" + std::to_string(v.skipped) +
                         ",\"skipped_total\":" + std::to_string(v.skipped_total) + "}";
     counters_.sent += v.pending_count;
     ++counters_.batches;
@@ -118,14 +123,18 @@ std::vector<std::pair<LwsHost::ClientId, std::string>> PacketLog::flush(
 
 std::string packet_log_metrics_text(const PacketLog::Counters& c, std::size_t viewers) {
   std::ostringstream out;
-  write_counter(out, "vigil_packet_log_logged_total",
-                "Packets described for the packet log (once each, however many viewers were sent them).", c.logged);
-  write_counter(out, "vigil_packet_log_sent_total", "Packet log entries sent to viewers, counted per viewer.",
-                c.sent);
-  write_counter(out, "vigil_packet_log_skipped_total",
-                "Packet log entries not sent to a viewer: over 200 a second, or the viewer not keeping up.",
-                c.skipped);
-  write_counter(out, "vigil_packet_log_batches_total", "Packet log batches sent to viewers.", c.batches);
+  write_counter(
+      out, "vigil_packet_log_logged_total",
+      "Packets described for the packet log (once each, however many viewers were sent them).",
+      c.logged);
+  write_counter(out, "vigil_packet_log_sent_total",
+                "Packet log entries sent to viewers, counted per viewer.", c.sent);
+  write_counter(
+      out, "vigil_packet_log_skipped_total",
+      "Packet log entries not sent to a viewer: over 200 a second, or the viewer not keeping up.",
+      c.skipped);
+  write_counter(out, "vigil_packet_log_batches_total", "Packet log batches sent to viewers.",
+                c.batches);
   write_gauge(out, "vigil_packet_log_viewers", "Viewers that asked for the packet log.", viewers);
   return out.str();
 }

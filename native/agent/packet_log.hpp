@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include <vigil/base/time.hpp>
-#include "http/lws_host.hpp"
-#include "http/token_bucket.hpp"
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/packet_summary.hpp>
+#include "http/lws_host.hpp"
+#include "http/token_bucket.hpp"
 
 namespace vigil::native {
 
@@ -36,21 +36,23 @@ struct PacketLogLimits {
 struct PacketSighting {
   Millis at{0};
   bool outgoing = false;
-  bool stream = false;     // push-pull or TCP fallback ping, not a datagram
-  bool dropped = false;    // by this agent's own fault injector
-  Millis delay{0};         // held back by the fault injector
-  std::size_t size = 0;    // bytes on the wire (label and encryption included)
+  bool stream = false;   // push-pull or TCP fallback ping, not a datagram
+  bool dropped = false;  // by this agent's own fault injector
+  Millis delay{0};       // held back by the fault injector
+  std::size_t size = 0;  // bytes on the wire (label and encryption included)
   swim::Address address{};
 };
 
 // What a datagram carries, from the bytes on the wire: the label is removed and, with a keyring,
 // the packet opened as the engine opens it, so the summary is of the plaintext.
-wire::PacketSummary summarize_wire_datagram(const swim::Node& node, std::span<const std::uint8_t> bytes);
+wire::PacketSummary summarize_wire_datagram(const swim::Node& node,
+                                            std::span<const std::uint8_t> bytes);
 // A stream message's plaintext: a full-state exchange, or a ping or ack (TCP fallback).
 wire::PacketSummary summarize_stream_message(std::span<const std::uint8_t> plaintext);
 
 // One log entry's JSON: {"t","dir","via","kind","peer","address","size","dropped",...}.
-nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& summary, const std::string& peer);
+nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& summary,
+                           const std::string& peer);
 
 // The sampled packet log each viewer may ask for: off for every viewer until it asks, limited
 // to PacketLogLimits per viewer, sent as one batch per tick. Nothing is described (decoded,
@@ -58,10 +60,11 @@ nlohmann::json packet_json(const PacketSighting& s, const wire::PacketSummary& s
 class PacketLog {
  public:
   struct Counters {
-    std::uint64_t logged = 0;     // packets described (each once, however many viewers get it)
-    std::uint64_t sent = 0;       // entries sent to viewers, counted per viewer
-    std::uint64_t skipped = 0;    // entries a viewer was not sent: over its rate, pending or queue bound
-    std::uint64_t batches = 0;    // batch messages sent
+    std::uint64_t logged = 0;  // packets described (each once, however many viewers get it)
+    std::uint64_t sent = 0;    // entries sent to viewers, counted per viewer
+    std::uint64_t skipped =
+        0;  // entries a viewer was not sent: over its rate, pending or queue bound
+    std::uint64_t batches = 0;  // batch messages sent
   };
 
   void subscribe(LwsHost::ClientId viewer, bool on);
@@ -85,9 +88,9 @@ class PacketLog {
   struct Viewer {
     Viewer() : bucket(PacketLogLimits::kPacketsPerSecond, PacketLogLimits::kBurst) {}
     TokenBucket bucket;
-    std::string pending;           // entries' JSON, comma-separated
+    std::string pending;  // entries' JSON, comma-separated
     std::size_t pending_count = 0;
-    std::uint64_t skipped = 0;     // since its last batch
+    std::uint64_t skipped = 0;  // since its last batch
     std::uint64_t skipped_total = 0;
   };
   void skip(Viewer& v, std::uint64_t n);

@@ -15,9 +15,9 @@ class ProbeOutcomes {
  public:
   struct Peer {
     std::uint64_t probes = 0;
-    std::uint64_t direct_failed = 0;  // no ack before the indirect phase began
-    std::uint64_t indirect_acked = 0; // acked, but only after the indirect phase began
-    std::uint64_t failed = 0;         // not acked at all
+    std::uint64_t direct_failed = 0;   // no ack before the indirect phase began
+    std::uint64_t indirect_acked = 0;  // acked, but only after the indirect phase began
+    std::uint64_t failed = 0;          // not acked at all
   };
 
   void add(const swim::ProbeResult& result);

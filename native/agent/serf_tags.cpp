@@ -60,8 +60,11 @@ Status check_view_url(const std::string& url) {
   const std::size_t host_at = http ? 7 : 8;
   if (url.size() <= host_at || url[host_at] == '/' || url[host_at] == ':')
     return Error{"'" + url + "' has no host"};
-  const auto bad = [](char c) { return c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '\\' || c == 127; };
-  if (std::any_of(url.begin(), url.end(), bad)) return Error{"'" + url + "' holds spaces, quotes or control characters"};
+  const auto bad = [](char c) {
+    return c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '\\' || c == 127;
+  };
+  if (std::any_of(url.begin(), url.end(), bad))
+    return Error{"'" + url + "' holds spaces, quotes or control characters"};
   if (url.size() > 256) return Error{"'" + url + "' is longer than 256 characters"};
   return ok_status();
 }

@@ -10,7 +10,9 @@
 
 namespace vigil::native {
 
-int family_of(const swim::Address& address) { return address.is_v4() ? AF_INET : AF_INET6; }
+int family_of(const swim::Address& address) {
+  return address.is_v4() ? AF_INET : AF_INET6;
+}
 
 SocketAddress to_sockaddr(const swim::Address& a, int socket_family) {
   SocketAddress out;
@@ -30,7 +32,9 @@ SocketAddress to_sockaddr(const swim::Address& a, int socket_family) {
   return out;
 }
 
-SocketAddress to_sockaddr(const swim::Address& address) { return to_sockaddr(address, family_of(address)); }
+SocketAddress to_sockaddr(const swim::Address& address) {
+  return to_sockaddr(address, family_of(address));
+}
 
 std::optional<swim::Address> from_sockaddr(const sockaddr* sa, socklen_t length) {
   if (sa->sa_family == AF_INET && length >= static_cast<socklen_t>(sizeof(sockaddr_in))) {
@@ -46,13 +50,15 @@ std::optional<swim::Address> from_sockaddr(const sockaddr* sa, socklen_t length)
   return std::nullopt;
 }
 
-Result<std::vector<swim::Address>> resolve(const std::string& host, std::uint16_t port, int family) {
+Result<std::vector<swim::Address>> resolve(const std::string& host, std::uint16_t port,
+                                           int family) {
   addrinfo hints{};
   hints.ai_family = family;
   hints.ai_socktype = SOCK_DGRAM;  // one entry per address, not one per socket type
   addrinfo* found = nullptr;
   const int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found);
-  if (rc != 0) return Error{std::string(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc))};
+  if (rc != 0)
+    return Error{std::string(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc))};
   std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owned(found, &::freeaddrinfo);
   std::vector<swim::Address> out;
   for (const addrinfo* ai = found; ai; ai = ai->ai_next) {

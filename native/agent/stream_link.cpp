@@ -9,31 +9,41 @@
 #include <cstring>
 #include <sstream>
 
+#include <vigil/wire/codec.hpp>
 #include "agent/agent.hpp"
 #include "http/prometheus_text.hpp"
-#include <vigil/wire/codec.hpp>
 
 namespace vigil::native {
 
 std::string stream_metrics_text(const StreamStats& s) {
   std::ostringstream out;
-  auto counter = [&](const char* name, const char* help, std::uint64_t value) { write_counter(out, name, help, value); };
-  auto gauge = [&](const char* name, const char* help, std::uint64_t value) { write_gauge(out, name, help, value); };
+  auto counter = [&](const char* name, const char* help, std::uint64_t value) {
+    write_counter(out, name, help, value);
+  };
+  auto gauge = [&](const char* name, const char* help, std::uint64_t value) {
+    write_gauge(out, name, help, value);
+  };
   counter("vigil_streams_refused_total",
-          "TCP connections on the protocol port closed at once: 128 incoming streams were open.", s.refused);
-  counter("vigil_streams_too_large_total", "TCP streams closed for sending more than 4 MiB.", s.too_large);
+          "TCP connections on the protocol port closed at once: 128 incoming streams were open.",
+          s.refused);
+  counter("vigil_streams_too_large_total", "TCP streams closed for sending more than 4 MiB.",
+          s.too_large);
   counter("vigil_streams_over_budget_total",
-          "TCP streams closed because all streams together would buffer more than 16 MiB.", s.over_budget);
-  counter("vigil_streams_timed_out_total", "TCP streams closed unfinished at their 10 s deadline.", s.timed_out);
+          "TCP streams closed because all streams together would buffer more than 16 MiB.",
+          s.over_budget);
+  counter("vigil_streams_timed_out_total", "TCP streams closed unfinished at their 10 s deadline.",
+          s.timed_out);
   counter("vigil_streams_junk_total",
-          "TCP streams closed because their bytes are not a message (foreign labels and bad keys included).",
+          "TCP streams closed because their bytes are not a message (foreign labels and bad keys "
+          "included).",
           s.junk);
   gauge("vigil_streams_incoming", "Incoming TCP streams open now.", s.open_incoming);
   gauge("vigil_stream_bytes_buffered", "Bytes reserved for reading TCP streams now.", s.buffered);
   return out.str();
 }
 
-StreamLink::StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::Bytes request, Millis deadline)
+StreamLink::StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::Bytes request,
+                       Millis deadline)
     : agent_(agent),
       role_(role),
       fd_(fd),
@@ -42,7 +52,9 @@ StreamLink::StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::
       deadline_(deadline),
       connecting_(role == Role::initiator) {}
 
-StreamLink::~StreamLink() { release_buffer(); }
+StreamLink::~StreamLink() {
+  release_buffer();
+}
 
 void StreamLink::on_writable() {
   if (closing_) return;
@@ -77,7 +89,8 @@ bool StreamLink::make_room(std::size_t more) {
   if (needed <= in_.capacity()) return true;
   // Grown here rather than by insert(), so the buffer never overshoots the per-stream limit and
   // the total counts what is really reserved.
-  const std::size_t grown = std::min(StreamLimits::kMaxBytesPerStream, std::max(needed, 2 * in_.capacity()));
+  const std::size_t grown =
+      std::min(StreamLimits::kMaxBytesPerStream, std::max(needed, 2 * in_.capacity()));
   if (agent_.stream_buffered_ - accounted_ + grown > StreamLimits::kMaxBytesBuffered) {
     ++agent_.stream_stats_.over_budget;
     return false;
@@ -98,7 +111,8 @@ void StreamLink::release_buffer() {
 
 bool StreamLink::plausible_start() const {
   std::size_t at = 0;
-  if (role_ == Role::responder && !in_.empty() && in_[0] == static_cast<std::uint8_t>(wire::MessageType::has_label))
+  if (role_ == Role::responder && !in_.empty() &&
+      in_[0] == static_cast<std::uint8_t>(wire::MessageType::has_label))
     at = in_.size() < 2 ? in_.size() : 2 + std::size_t{in_[1]};
   if (at >= in_.size()) return true;
   switch (static_cast<wire::MessageType>(in_[at])) {
@@ -126,8 +140,10 @@ void StreamLink::on_readable() {
       in_.insert(in_.end(), buf, buf + n);
       continue;
     }
-    if (n == 0) eof = true;
-    else if (errno != EAGAIN && errno != EWOULDBLOCK) return fail();
+    if (n == 0)
+      eof = true;
+    else if (errno != EAGAIN && errno != EWOULDBLOCK)
+      return fail();
     break;
   }
   auto junk = [this] {
@@ -138,8 +154,9 @@ void StreamLink::on_readable() {
   // a plaintext exchange is complete once it decodes. An initiator reads the answer on its own
   // connection, which carries no label header (memberlist labels only the dialling side).
   const auto part = role_ == Role::initiator ? wire::StreamPart::reply : wire::StreamPart::request;
-  auto read = agent_.node_.read_stream(
-      in_, part, [](std::span<const std::uint8_t> m) { return swim::Node::stream_message_complete(m); });
+  auto read = agent_.node_.read_stream(in_, part, [](std::span<const std::uint8_t> m) {
+    return swim::Node::stream_message_complete(m);
+  });
   if (read.status == wire::StreamRead::Status::refused) return junk();
   if (read.status == wire::StreamRead::Status::ready) {
     const Millis now = agent_.now();
@@ -179,7 +196,9 @@ void StreamLink::fail(const char* reason) {
   finish();
 }
 
-void StreamLink::abort() { fail(); }
+void StreamLink::abort() {
+  fail();
+}
 
 void StreamLink::time_out() {
   if (closing_ || closed_) return;

@@ -4,9 +4,9 @@
 #include <string>
 
 #include <vigil/base/time.hpp>
-#include "http/lws_host.hpp"
 #include <vigil/swim/address.hpp>
 #include <vigil/wire/messages.hpp>
+#include "http/lws_host.hpp"
 
 namespace vigil::native {
 
@@ -32,11 +32,11 @@ struct StreamLimits {
 
 // Why streams were turned away or cut short; /metrics shows them, the log sums them up.
 struct StreamStats {
-  std::uint64_t refused = 0;   // accepted and closed at once: kMaxIncoming already open
-  std::uint64_t too_large = 0; // over kMaxBytesPerStream
+  std::uint64_t refused = 0;      // accepted and closed at once: kMaxIncoming already open
+  std::uint64_t too_large = 0;    // over kMaxBytesPerStream
   std::uint64_t over_budget = 0;  // would take all buffers past kMaxBytesBuffered
   std::uint64_t timed_out = 0;    // not done by the stream deadline
-  std::uint64_t junk = 0;         // bytes that are not a stream message (incl. foreign labels, bad keys)
+  std::uint64_t junk = 0;  // bytes that are not a stream message (incl. foreign labels, bad keys)
   std::size_t open_incoming = 0;  // gauges, filled in when rendered
   std::size_t buffered = 0;
 
@@ -53,7 +53,8 @@ class StreamLink : public RawHandler {
  public:
   enum class Role { initiator, responder };
 
-  StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::Bytes request, Millis deadline);
+  StreamLink(Agent& agent, Role role, int fd, std::uint64_t id, wire::Bytes request,
+             Millis deadline);
   ~StreamLink() override;
 
   void attach(::lws* wsi) { wsi_ = wsi; }

@@ -17,13 +17,20 @@ Result<Millis> parse_duration(std::string_view text) {
   if (ec != std::errc() || end != number.data() + number.size())
     return Error{"expected a duration such as 500ms, 1s or 2m, got '" + written + "'"};
   double scale = 0;
-  if (unit == "ms") scale = 1;
-  else if (unit == "s") scale = 1000;
-  else if (unit == "m") scale = 60'000;
-  else if (unit == "h") scale = 3'600'000;
-  else return Error{"unknown unit '" + std::string(unit) + "' in '" + written + "' (use ms, s, m or h)"};
+  if (unit == "ms")
+    scale = 1;
+  else if (unit == "s")
+    scale = 1000;
+  else if (unit == "m")
+    scale = 60'000;
+  else if (unit == "h")
+    scale = 3'600'000;
+  else
+    return Error{"unknown unit '" + std::string(unit) + "' in '" + written +
+                 "' (use ms, s, m or h)"};
   const double ms = value * scale;
-  // A day bounds it: longer waits are typing mistakes, and it keeps the arithmetic far from overflow.
+  // A day bounds it: longer waits are typing mistakes, and it keeps the arithmetic far from
+  // overflow.
   if (!(ms >= 1) || ms > 86'400'000)
     return Error{"a duration must be between 1ms and 24h, got '" + written + "'"};
   return Millis{std::llround(ms)};

@@ -18,11 +18,13 @@ bool is_host_name(std::string_view host) {
   while (start <= host.size()) {
     const std::size_t dot = std::min(host.find('.', start), host.size());
     const std::string_view label = host.substr(start, dot - start);
-    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+      return false;
     for (char c : label)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
     // A last label of digits alone is a mistyped IPv4 address, not a name (RFC 1123, 2.1).
-    if (dot == host.size() && std::all_of(label.begin(), label.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (dot == host.size() &&
+        std::all_of(label.begin(), label.end(), [](char c) { return c >= '0' && c <= '9'; }))
       return false;
     start = dot + 1;
   }
@@ -62,14 +64,16 @@ Result<Endpoint> parse(std::string_view text, bool allow_names) {
       return Error{"host must be an IPv4 address, a bracketed IPv6 address or a host name, got '" +
                    std::string(host) + "'"};
     } else {
-      return Error{"host must be an IPv4 address such as 127.0.0.1 (or an IPv6 address such as [::1]), got '" +
-                   std::string(host) + "'"};
+      return Error{
+          "host must be an IPv4 address such as 127.0.0.1 (or an IPv6 address such as [::1]), got "
+          "'" +
+          std::string(host) + "'"};
     }
   }
   int port = 0;
   auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() || port < 1 ||
-      port > 65535)
+  if (port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() ||
+      port < 1 || port > 65535)
     return Error{"port must be a number in 1..65535, got '" + std::string(port_text) + "'"};
   e.host = std::string(host);
   e.port = port;
@@ -82,8 +86,12 @@ std::string Endpoint::to_string() const {
   return (kind == Kind::ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-Result<Endpoint> parse_endpoint(std::string_view text) { return parse(text, false); }
+Result<Endpoint> parse_endpoint(std::string_view text) {
+  return parse(text, false);
+}
 
-Result<Endpoint> parse_host_port(std::string_view text) { return parse(text, true); }
+Result<Endpoint> parse_host_port(std::string_view text) {
+  return parse(text, true);
+}
 
 }  // namespace vigil::cli

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
-#include "crypto/aes_gcm.hpp"
 #include <vigil/wire/cipher.hpp>
+#include "crypto/aes_gcm.hpp"
 
 namespace vigil::native {
 

@@ -16,7 +16,8 @@ namespace {
 
 // A connected socket to the first address of `host` (a literal, IPv4 or IPv6, or a name) that
 // accepts, each attempt bounded by `timeout`.
-Result<int> connect_to(const std::string& host, int port, Millis timeout, const std::string& where) {
+Result<int> connect_to(const std::string& host, int port, Millis timeout,
+                       const std::string& where) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -46,14 +47,18 @@ Result<int> connect_to(const std::string& host, int port, Millis timeout, const 
 
 }  // namespace
 
-Result<HttpReply> http_get(const std::string& host, int port, const std::string& path, Millis timeout) {
+Result<HttpReply> http_get(const std::string& host, int port, const std::string& path,
+                           Millis timeout) {
   // An IPv6 literal is bracketed in the Host header, as in a URL.
-  const std::string where = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  const std::string where =
+      (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   auto connected = connect_to(host, port, timeout, where);
   if (!connected) return connected.error();
   const int fd = *connected;
-  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: " + where + "\r\nConnection: close\r\n\r\n";
-  if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) {
+  const std::string request =
+      "GET " + path + " HTTP/1.0\r\nHost: " + where + "\r\nConnection: close\r\n\r\n";
+  if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(request.size())) {
     ::close(fd);
     return Error{"cannot send the request to " + where};
   }
@@ -68,7 +73,8 @@ Result<HttpReply> http_get(const std::string& host, int port, const std::string&
     }
     if (n < 0) {
       ::close(fd);
-      return Error{"no complete answer from " + where + " within " + std::to_string(timeout.count()) + " ms"};
+      return Error{"no complete answer from " + where + " within " +
+                   std::to_string(timeout.count()) + " ms"};
     }
     break;
   }

@@ -14,6 +14,7 @@ struct HttpReply {
 
 // A blocking HTTP/1.0 GET for the CLI's own use against a vigil agent (`vigil members`, and the
 // demo waiting for its agents): one request, bounded by `timeout`, body read to the end.
-Result<HttpReply> http_get(const std::string& host, int port, const std::string& path, Millis timeout);
+Result<HttpReply> http_get(const std::string& host, int port, const std::string& path,
+                           Millis timeout);
 
 }  // namespace vigil::native

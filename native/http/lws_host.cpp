@@ -47,7 +47,9 @@ constexpr int kAdoptReserve = 16;
 
 // What a queued message costs: its payload, the headroom lws needs and the bookkeeping of one
 // heap string, so that a flood of tiny messages is budgeted as what it really holds.
-std::size_t queued_cost(std::size_t payload) { return payload + LWS_PRE + sizeof(std::string) + 16; }
+std::size_t queued_cost(std::size_t payload) {
+  return payload + LWS_PRE + sizeof(std::string) + 16;
+}
 // A client over its message rate hears about it at most this often, so that a flood of
 // commands is not answered with a flood of errors.
 constexpr Millis kRateNoticeEvery{1000};
@@ -75,7 +77,9 @@ bool origin_allowed(::lws* wsi, const OriginPolicy& policy) {
   return origin && policy.allows(*origin);
 }
 
-LwsHost* host_of(::lws* wsi) { return static_cast<LwsHost*>(lws_context_user(lws_get_context(wsi))); }
+LwsHost* host_of(::lws* wsi) {
+  return static_cast<LwsHost*>(lws_context_user(lws_get_context(wsi)));
+}
 
 // lws_write needs LWS_PRE bytes of headroom before the payload.
 std::string with_headroom(std::string_view payload) {
@@ -91,9 +95,9 @@ struct FileSession {
   std::uint64_t remaining;
 };
 
-
 std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -109,13 +113,15 @@ void emit_lws_log(int, const char* line) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   // lws prefixes a timestamp; the rest names the kind.
   const auto bracket = text.find("] ");
-  log.note("libwebsockets: " + (bracket == std::string::npos ? text : text.substr(bracket + 2)), steady_now());
+  log.note("libwebsockets: " + (bracket == std::string::npos ? text : text.substr(bracket + 2)),
+           steady_now());
 }
 
 // The descriptor limit (RLIMIT_NOFILE), or INT_MAX when there is none.
 int descriptor_limit() {
   rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > INT_MAX)
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur > INT_MAX)
     return INT_MAX;
   return static_cast<int>(limit.rlim_cur);
 }
@@ -214,15 +220,16 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   if (tls && (options.tls_cert.empty() || options.tls_key.empty()))
     return Error{"TLS needs both a certificate and its key"};
   if (tls)
-    if (auto problem = check_tls_files(options.tls_cert, options.tls_key)) return Error{problem->message};
+    if (auto problem = check_tls_files(options.tls_cert, options.tls_key))
+      return Error{problem->message};
   std::unique_ptr<LwsHost> host(new LwsHost(options, std::move(handlers)));
   Impl& impl = *host->impl_;
 
   if (!options.web_dir.empty()) {
     std::error_code ec;
     const fs::path dir = fs::absolute(options.web_dir, ec);
-    const std::string missing =
-        "no web app at '" + options.web_dir + "' (index.html missing): build it first with scripts/build.sh";
+    const std::string missing = "no web app at '" + options.web_dir +
+                                "' (index.html missing): build it first with scripts/build.sh";
     if (ec || !fs::is_regular_file(dir / "index.html", ec)) return Error{missing};
     auto files = StaticFiles::open(dir.string());
     if (!files) return Error{missing};
@@ -249,7 +256,8 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
     mount.origin = kHttpProtocol;
     mount.origin_protocol = LWSMPRO_CALLBACK;
   }
-  for (std::size_t i = 0; i + 1 < impl.mounts.size(); ++i) impl.mounts[i].mount_next = &impl.mounts[i + 1];
+  for (std::size_t i = 0; i + 1 < impl.mounts.size(); ++i)
+    impl.mounts[i].mount_next = &impl.mounts[i + 1];
 
   // tx_packet_size: an answer goes to the socket in one write, so that lws keeps back only what
   // the socket refuses (and the connection only counts as choked when the client is not reading).
@@ -257,8 +265,13 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   impl.protocols[1] = {kFilesProtocol, &LwsCallbacks::files, sizeof(FileSession), 0, 0, nullptr, 0};
   std::size_t next = 2;
   if (!options.ws_protocol.empty())
-    impl.protocols[next++] = {host->options_.ws_protocol.c_str(), &LwsCallbacks::ws, sizeof(Client*), 16 * 1024, 0,
-                              nullptr, 0};
+    impl.protocols[next++] = {host->options_.ws_protocol.c_str(),
+                              &LwsCallbacks::ws,
+                              sizeof(Client*),
+                              16 * 1024,
+                              0,
+                              nullptr,
+                              0};
   impl.protocols[next++] = {kRawProtocol, &LwsCallbacks::raw, 0, 0, 0, nullptr, 0};
 
   lws_set_log_level(LLL_ERR, &emit_lws_log);
@@ -267,7 +280,8 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   impl.descriptor_limit = descriptor_limit();
   host->connection_cap_ = std::min(
       options.max_connections,
-      std::max(kMinConnections, descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
+      std::max(kMinConnections,
+               descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
   lws_context_creation_info info;
   std::memset(&info, 0, sizeof info);
   info.port = options.port;
@@ -303,7 +317,9 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
 }
 
 LwsHost::LwsHost(Options options, Handlers handlers)
-    : options_(std::move(options)), handlers_(std::move(handlers)), impl_(std::make_unique<Impl>()) {}
+    : options_(std::move(options)),
+      handlers_(std::move(handlers)),
+      impl_(std::make_unique<Impl>()) {}
 
 LwsHost::~LwsHost() {
   if (impl_->context) {
@@ -320,7 +336,9 @@ void LwsHost::run(const volatile std::sig_atomic_t& stop) {
   }
 }
 
-bool LwsHost::service_once() { return lws_service(impl_->context, 0) >= 0; }
+bool LwsHost::service_once() {
+  return lws_service(impl_->context, 0) >= 0;
+}
 
 void LwsHost::wake_after(Millis delay) {
   const auto us = static_cast<lws_usec_t>(std::max<std::int64_t>(0, delay.count())) * 1000;
@@ -337,7 +355,8 @@ std::string LwsHost::url() const {
   // An IPv6 literal is bracketed, as URLs write it.
   const bool v6 = options_.host.find(':') != std::string::npos;
   const std::string host = v6 ? "[" + options_.host + "]" : options_.host;
-  return std::string(secure() ? "https://" : "http://") + host + ":" + std::to_string(options_.port) + "/";
+  return std::string(secure() ? "https://" : "http://") + host + ":" +
+         std::to_string(options_.port) + "/";
 }
 
 // ------------------------------------------------------------------------------------- HTTP
@@ -399,15 +418,17 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
   unsigned char* p = start;
   unsigned char* end = headers + sizeof headers - 1;
   // HEAD: the headers GET would have, Content-Length included, and no body.
-  if (lws_add_http_common_headers(wsi, static_cast<unsigned>(r.status), r.content_type.c_str(), r.body.size(), &p,
-                                  end))
+  if (lws_add_http_common_headers(wsi, static_cast<unsigned>(r.status), r.content_type.c_str(),
+                                  r.body.size(), &p, end))
     return -1;
   static const char kNoStore[] = "no-store";
   if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>("cache-control:"),
-                                  reinterpret_cast<const unsigned char*>(kNoStore), sizeof kNoStore - 1, &p, end))
+                                  reinterpret_cast<const unsigned char*>(kNoStore),
+                                  sizeof kNoStore - 1, &p, end))
     return -1;
   static const char kClose[] = "close";
-  if (last && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, reinterpret_cast<const unsigned char*>(kClose),
+  if (last && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                           reinterpret_cast<const unsigned char*>(kClose),
                                            sizeof kClose - 1, &p, end))
     return -1;
   if (lws_finalize_write_http_header(wsi, start, &p, end)) return -1;
@@ -419,19 +440,22 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
       return -1;
   }
   if (last) {
-    host->refuse(host->refusals_.request_limit, "HTTP connections closed after their request limit");
+    host->refuse(host->refusals_.request_limit,
+                 "HTTP connections closed after their request limit");
     return -1;  // closed once the answer is out
   }
   // The client has not taken this answer yet: reading its next requests would pile answers up
   // here. It gets this one in full, then the connection ends.
   if (lws_send_pipe_choked(wsi)) {
-    host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
+    host->refuse(host->refusals_.slow_readers,
+                 "HTTP connections closed after an answer the client did not read");
     return -1;
   }
   return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in,
+                       std::size_t len) {
   switch (reason) {
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
       // Closed as soon as accepted: better than leaving it to accept() to fail for want of
@@ -454,7 +478,8 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
       auto it = host->impl_->connections.find(wsi);
       if (it == host->impl_->connections.end()) break;
       if (it->second.requests == 0 && !it->second.upgraded)
-        host->refuse(host->refusals_.incomplete, "HTTP connections closed before a complete request");
+        host->refuse(host->refusals_.incomplete,
+                     "HTTP connections closed before a complete request");
       host->impl_->connections.erase(it);
       break;
     }
@@ -476,18 +501,19 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
       }
       const std::string upgrade = in ? static_cast<const char*>(in) : "";
       const auto path = header(wsi, WSI_TOKEN_GET_URI);
-      if (host->options_.ws_protocol.empty() || strcasecmp(upgrade.c_str(), "websocket") != 0 || !path ||
-          *path != host->options_.ws_path)
-        return refuse(host->refusals_.upgrades, "upgrades to another path or protocol", HTTP_STATUS_NOT_FOUND,
-                      "No such WebSocket endpoint");
+      if (host->options_.ws_protocol.empty() || strcasecmp(upgrade.c_str(), "websocket") != 0 ||
+          !path || *path != host->options_.ws_path)
+        return refuse(host->refusals_.upgrades, "upgrades to another path or protocol",
+                      HTTP_STATUS_NOT_FOUND, "No such WebSocket endpoint");
       const auto protocols = header(wsi, WSI_TOKEN_PROTOCOL);
-      const std::string required = "Sec-WebSocket-Protocol must offer " + host->options_.ws_protocol;
+      const std::string required =
+          "Sec-WebSocket-Protocol must offer " + host->options_.ws_protocol;
       if (!protocols || !lists_token(*protocols, host->options_.ws_protocol))
-        return refuse(host->refusals_.upgrades, "upgrades without the WebSocket subprotocol", HTTP_STATUS_BAD_REQUEST,
-                      required.c_str());
+        return refuse(host->refusals_.upgrades, "upgrades without the WebSocket subprotocol",
+                      HTTP_STATUS_BAD_REQUEST, required.c_str());
       if (host->clients_.size() >= host->options_.max_clients)
-        return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit", HTTP_STATUS_SERVICE_UNAVAILABLE,
-                      "Too many viewers");
+        return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit",
+                      HTTP_STATUS_SERVICE_UNAVAILABLE, "Too many viewers");
       return 0;
     }
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -514,9 +540,10 @@ bool write_reply_head(::lws* wsi, const StaticReply& reply, bool with_length) {
   const std::uint64_t length = reply.status == 200 ? reply.length : reply.body.size();
   if (lws_add_http_header_status(wsi, static_cast<unsigned>(reply.status), &p, end)) return false;
   if (!reply.content_type.empty() &&
-      lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
-                                   reinterpret_cast<const unsigned char*>(reply.content_type.data()),
-                                   static_cast<int>(reply.content_type.size()), &p, end))
+      lws_add_http_header_by_token(
+          wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+          reinterpret_cast<const unsigned char*>(reply.content_type.data()),
+          static_cast<int>(reply.content_type.size()), &p, end))
     return false;
   // A 304 has no content; its length would describe the 200 and is best left out.
   if (with_length && lws_add_http_header_content_length(wsi, length, &p, end)) return false;
@@ -539,7 +566,8 @@ void LwsCallbacks::stop_streaming(LwsHost* host, FileSession* session) {
   --host->file_streams_;
 }
 
-int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, void* in,
+                        std::size_t len) {
   auto* session = static_cast<FileSession*>(user);
   switch (reason) {
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
@@ -548,7 +576,8 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       // connection ends, the file cut short as its Content-Length shows.
       if (session && session->streaming) {
         LwsHost* host = host_of(wsi);
-        host->refuse(host->refusals_.slow_readers, "HTTP connections closed after an answer the client did not read");
+        host->refuse(host->refusals_.slow_readers,
+                     "HTTP connections closed after an answer the client did not read");
         return 1;
       }
       break;
@@ -560,10 +589,12 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       const lws_token_indexes uri_token =
           request.method == StaticRequest::Method::head ? WSI_TOKEN_HEAD_URI : WSI_TOKEN_GET_URI;
       // Headers too long to be plausible count as absent; a path too long is refused.
-      const std::string uri = request.method == StaticRequest::Method::other ? "" : header(wsi, uri_token).value_or("");
+      const std::string uri =
+          request.method == StaticRequest::Method::other ? "" : header(wsi, uri_token).value_or("");
       const std::string accept_encoding = header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING).value_or("");
       const std::string if_none_match = header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH).value_or("");
-      const std::string if_modified_since = header(wsi, WSI_TOKEN_HTTP_IF_MODIFIED_SINCE).value_or("");
+      const std::string if_modified_since =
+          header(wsi, WSI_TOKEN_HTTP_IF_MODIFIED_SINCE).value_or("");
       request.uri = uri;
       request.accept_encoding = accept_encoding;
       request.if_none_match = if_none_match;
@@ -571,18 +602,21 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
 
       StaticReply reply = host->impl_->files->answer(request, unix_now());
       if (reply.refused) ++host->refusals_.static_files;
-      if (reply.file && reply.length > 0 && host->file_streams_ >= host->options_.max_file_streams) {
+      if (reply.file && reply.length > 0 &&
+          host->file_streams_ >= host->options_.max_file_streams) {
         reply = busy_reply(unix_now());
         ++host->refusals_.file_streams_busy;
       }
       if (!write_reply_head(wsi, reply, reply.status != 304)) return -1;
       if (!reply.body.empty() && request.method != StaticRequest::Method::head) {
         std::string framed = with_headroom(reply.body);
-        if (lws_write(wsi, reinterpret_cast<unsigned char*>(framed.data()) + LWS_PRE, reply.body.size(),
+        if (lws_write(wsi, reinterpret_cast<unsigned char*>(framed.data()) + LWS_PRE,
+                      reply.body.size(),
                       LWS_WRITE_HTTP_FINAL) != static_cast<int>(reply.body.size()))
           return -1;
       }
-      if (request.method == StaticRequest::Method::other) return -1;  // no reading a body we refused
+      if (request.method == StaticRequest::Method::other)
+        return -1;  // no reading a body we refused
       if (reply.file && reply.length > 0) {
         session->fd = reply.file.release();
         session->remaining = reply.length;
@@ -598,7 +632,8 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       if (!session || !session->streaming) break;
       LwsHost* host = host_of(wsi);
       std::vector<unsigned char>& chunk = host->impl_->file_chunk;
-      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kFileChunk, session->remaining));
+      const std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(kFileChunk, session->remaining));
       const ssize_t got = ::read(session->fd, chunk.data() + LWS_PRE, want);
       if (got <= 0) {
         // The file shrank while being sent: the promised length cannot be kept, so the client
@@ -641,14 +676,18 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
 
 // -------------------------------------------------------------------------------- WebSocket
 
-int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len) {
+int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in,
+                     std::size_t len) {
   LwsHost* host = host_of(wsi);
   auto** slot = static_cast<LwsHost::Client**>(user);
   switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
       char uri[256] = {0};
-      if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || host->options_.ws_path != uri) return 1;
-      if (host->clients_.size() >= host->options_.max_clients) return 1;  // refused: too many viewers
+      if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 ||
+          host->options_.ws_path != uri)
+        return 1;
+      if (host->clients_.size() >= host->options_.max_clients)
+        return 1;  // refused: too many viewers
       // Checked (and answered with 403) on the upgrade already; a second line of defence.
       if (!origin_allowed(wsi, host->options_.origins)) return 1;
       return 0;
@@ -695,8 +734,8 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
         }
         if (too_large) ++host->refusals_.too_large;
         if (host->handlers_.on_message)
-          host->handlers_.on_message(client->id, message,
-                                     too_large ? LwsHost::Inbound::too_large : LwsHost::Inbound::ok);
+          host->handlers_.on_message(
+              client->id, message, too_large ? LwsHost::Inbound::too_large : LwsHost::Inbound::ok);
       }
       return 0;
     }
@@ -708,8 +747,8 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       const std::size_t n = message.size() - LWS_PRE;
       client->queued_bytes -= queued_cost(n);
       host->queued_bytes_ -= queued_cost(n);
-      if (lws_write(wsi, reinterpret_cast<unsigned char*>(message.data()) + LWS_PRE, n, LWS_WRITE_TEXT) <
-          static_cast<int>(n))
+      if (lws_write(wsi, reinterpret_cast<unsigned char*>(message.data()) + LWS_PRE, n,
+                    LWS_WRITE_TEXT) < static_cast<int>(n))
         return -1;
       if (!client->outgoing.empty()) lws_callback_on_writable(wsi);
       return 0;
@@ -735,12 +774,14 @@ void LwsHost::send(ClientId id, std::string message) {
   Client* client = it->second;
   if (client->closing) return;
   const std::size_t cost = queued_cost(message.size());
-  if (client->queued_bytes > 0 && client->queued_bytes + cost > options_.max_queue_bytes) return overflow(client);
+  if (client->queued_bytes > 0 && client->queued_bytes + cost > options_.max_queue_bytes)
+    return overflow(client);
   // Over the total: the viewers furthest behind go first, this one included.
   while (queued_bytes_ + cost > options_.max_total_queue_bytes) {
     Client* furthest = nullptr;
     for (const auto& [other_id, other] : clients_)
-      if (!other->closing && other->queued_bytes > 0 && (!furthest || other->queued_bytes > furthest->queued_bytes))
+      if (!other->closing && other->queued_bytes > 0 &&
+          (!furthest || other->queued_bytes > furthest->queued_bytes))
         furthest = other;
     if (!furthest) break;
     overflow(furthest);
@@ -780,7 +821,8 @@ std::string LwsHost::remote_address(ClientId id) const {
   if (!lws_get_peer_simple(it->second->wsi, name, sizeof name)) return {};
   std::string address = name;
   // An IPv4 peer on a dual-stack socket: one address, one spelling.
-  if (address.rfind("::ffff:", 0) == 0 && address.find('.') != std::string::npos) address.erase(0, 7);
+  if (address.rfind("::ffff:", 0) == 0 && address.find('.') != std::string::npos)
+    address.erase(0, 7);
   return address;
 }
 
@@ -827,7 +869,8 @@ int LwsCallbacks::raw(::lws* wsi, lws_callback_reasons reason, void*, void*, std
   }
   lws_sock_file_fd_type desc;
   desc.filefd = fd;
-  ::lws* wsi = lws_adopt_descriptor_vhost(impl_->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, kRawProtocol, nullptr);
+  ::lws* wsi = lws_adopt_descriptor_vhost(impl_->vhost, LWS_ADOPT_RAW_FILE_DESC, desc, kRawProtocol,
+                                          nullptr);
   if (wsi) lws_set_opaque_user_data(wsi, handler);
   return wsi;
 }

@@ -50,7 +50,7 @@ class LwsHost {
     std::string ws_path = "/ws";             // WebSocket upgrades accepted only here
     std::string ws_protocol = "vigil.v1";    // the subprotocol clients must request
     std::size_t max_clients = 32;
-    std::size_t max_message = 64 * 1024;     // larger WebSocket messages are refused
+    std::size_t max_message = 64 * 1024;  // larger WebSocket messages are refused
     // Incoming WebSocket messages per connection: a token bucket of `message_burst` refilled at
     // `message_rate` a second (<= 0: unlimited). Messages over it are dropped.
     double message_rate = 20;
@@ -193,8 +193,8 @@ class LwsHost {
   ClientId next_client_ = 1;
   Refusals refusals_;
   std::size_t file_streams_ = 0;
-  std::size_t queued_bytes_ = 0;     // waiting for viewers, all queues together
-  std::size_t connection_cap_ = 0;   // max_connections, held below the descriptor limit
+  std::size_t queued_bytes_ = 0;    // waiting for viewers, all queues together
+  std::size_t connection_cap_ = 0;  // max_connections, held below the descriptor limit
 };
 
 }  // namespace vigil::native

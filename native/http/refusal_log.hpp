@@ -32,8 +32,10 @@ class RefusalLog {
     for (auto& [what, kind] : kinds_) {
       if (kind.pending == 0) continue;
       const Millis due = *kind.last_line + every_;
-      if (now >= due) write(what, kind, now);
-      else if (!next || due < *next) next = due;
+      if (now >= due)
+        write(what, kind, now);
+      else if (!next || due < *next)
+        next = due;
     }
     return next;
   }

@@ -43,8 +43,9 @@ int run_serve(const std::vector<std::string>& argv) {
     return cli::kUsage;
   }
   if (args->flag("help")) {
-    std::printf("usage: vigil serve [options]\nServes the web app over HTTP (or HTTPS).\n\noptions:\n%s",
-                cli::Args::usage(specs()).c_str());
+    std::printf(
+        "usage: vigil serve [options]\nServes the web app over HTTP (or HTTPS).\n\noptions:\n%s",
+        cli::Args::usage(specs()).c_str());
     return cli::kOk;
   }
   auto endpoint = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8080"));

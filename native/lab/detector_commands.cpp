@@ -3,8 +3,8 @@
 
 #include <vigil/detect/phi.hpp>
 #include <vigil/lab/detectors_experiment.hpp>
-#include "lab/lab_command.hpp"
 #include <vigil/lab/timeouts_experiment.hpp>
+#include "lab/lab_command.hpp"
 
 namespace vigil::native {
 

@@ -14,7 +14,10 @@ Result<lab::Report> run_gossip_table(const Args& args, std::uint32_t seed) {
   // are refused rather than silently ignored.
   for (const char* name : {"loss", "dead", "max-rounds"})
     if (args.has(name))
-      return Error{std::string("--table runs the lossless push grid (n x fanout, trials averaged); drop --") + name};
+      return Error{
+          std::string(
+              "--table runs the lossless push grid (n x fanout, trials averaged); drop --") +
+          name};
   if (auto mode = args.text("mode"); mode && *mode != "push")
     return Error{"--table runs push gossip only; drop --mode " + *mode};
   lab::GossipTableOptions o;

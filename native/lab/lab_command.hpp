@@ -6,9 +6,9 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
-#include "cli/args.hpp"
 #include <vigil/lab/progress.hpp>
 #include <vigil/lab/table.hpp>
+#include "cli/args.hpp"
 
 namespace vigil::native {
 

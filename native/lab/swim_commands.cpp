@@ -1,7 +1,7 @@
 // `vigil lab swim-probe|swim|cost`: the SWIM engine on the simulated network.
-#include "lab/lab_command.hpp"
 #include <vigil/lab/swim_experiments.hpp>
 #include <vigil/swim/config.hpp>
+#include "lab/lab_command.hpp"
 
 namespace vigil::native {
 

@@ -6,8 +6,8 @@
 #include <vigil/base/event_queue.hpp>
 #include <vigil/base/rng.hpp>
 
-using vigil::Millis;
 using vigil::EventQueue;
+using vigil::Millis;
 
 TEST_CASE("events come out earliest first, ties in push order") {
   EventQueue<std::string> q;

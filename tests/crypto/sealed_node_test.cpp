@@ -3,9 +3,9 @@
 #include <memory>
 #include <string>
 
-#include "crypto/keyring.hpp"
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/codec.hpp>
+#include "crypto/keyring.hpp"
 #include "swim/test_addresses.hpp"
 
 using vigil::Millis;

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <vigil/wire/codec.hpp>
+#include <vigil/wire/stream_frame.hpp>
 #include "../wire/hex.hpp"
 #include "crypto/keyring.hpp"
 #include "test_keys.hpp"
-#include <vigil/wire/codec.hpp>
-#include <vigil/wire/stream_frame.hpp>
 
 using namespace vigil::native;
 using vigil::crypto_testing::key_of;

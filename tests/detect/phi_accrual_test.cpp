@@ -157,7 +157,9 @@ int runs_with_false_alarm(std::size_t min_gaps, int from_ms, int to_ms, int runs
     hc.interval = Millis{100};
     hc.delay = vigil::sim::DelayModel::normal(80.0, 60.0);
     hc.loss = 0.15;
-    auto stream = vigil::sim::HeartbeatStream::create(hc, vigil::Rng(static_cast<std::uint32_t>(seed))).value();
+    auto stream =
+        vigil::sim::HeartbeatStream::create(hc, vigil::Rng(static_cast<std::uint32_t>(seed)))
+            .value();
     auto c = hundred_ms();
     c.min_gaps = min_gaps;
     auto d = make(c);
@@ -182,8 +184,9 @@ TEST_CASE("warm-up: early false alarms fall to the steady-state level") {
   const int steady = runs_with_false_alarm(10, 20'000, 23'000, kRuns);
   const int eager = runs_with_false_alarm(0, 0, 3'000, kRuns);
   const int warmed = runs_with_false_alarm(10, 0, 3'000, kRuns);
-  MESSAGE("runs with a false alarm: first 3 s without warm-up " << eager << ", with " << warmed
-          << ", 3 s after 20 s " << steady << " (of " << kRuns << ")");
+  MESSAGE("runs with a false alarm: first 3 s without warm-up "
+          << eager << ", with " << warmed << ", 3 s after 20 s " << steady << " (of " << kRuns
+          << ")");
   CHECK(eager >= 10 * std::max(steady, 1));
   CHECK(warmed <= 2 * steady + 6);  // 6: about two standard deviations of a count near 3-9
 }

@@ -50,7 +50,8 @@ TEST_CASE("the logistic approximation is close near the mean and stays finite fa
     CHECK(std::abs(phi_logistic(t, 1000, 100, 0) - phi_normal(t, 1000, 100, 0)) < 1e-3);
   }
   CHECK(std::abs(phi_logistic(1300, 1000, 100, 0) - phi_normal(1300, 1000, 100, 0)) < 0.05);
-  // Far in the tail it overstates phi (Akka's approximation gives 22.89 where the exact value is ~16).
+  // Far in the tail it overstates phi (Akka's approximation gives 22.89 where the exact value is
+  // ~16).
   CHECK(phi_logistic(1800, 1000, 100, 0) > phi_normal(1800, 1000, 100, 0));
   CHECK(std::isfinite(phi_logistic(1e7, 1000, 100, 0)));
   // At the mean the logistic tail is exactly one half.

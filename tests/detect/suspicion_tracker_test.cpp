@@ -8,7 +8,7 @@ using vigil::detect::SuspicionTracker;
 TEST_CASE("false alarms and their duration count only while the sender is up") {
   SuspicionTracker t;
   t.observe(Millis{0}, false, std::nullopt);
-  t.observe(Millis{100}, true, std::nullopt);   // a false alarm starts
+  t.observe(Millis{100}, true, std::nullopt);  // a false alarm starts
   t.observe(Millis{250}, true, std::nullopt);
   t.observe(Millis{300}, false, std::nullopt);  // 200 ms wrongly suspected
   t.observe(Millis{400}, true, std::nullopt);   // another

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_keys.hpp"
 #include <vigil/wire/codec.hpp>
 #include <vigil/wire/lzw.hpp>
 #include <vigil/wire/stream_frame.hpp>
+#include "fuzz_keys.hpp"
 
 namespace {
 

@@ -29,9 +29,9 @@
 #include <variant>
 #include <vector>
 
-#include "engine_input.hpp"
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/codec.hpp>
+#include "engine_input.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "crypto/keyring.hpp"
 #include <vigil/wire/messages.hpp>
+#include "crypto/keyring.hpp"
 
 namespace vigil::fuzz {
 

@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "agent/commands.hpp"
 #include <vigil/swim/config.hpp>
+#include "agent/commands.hpp"
 
 namespace {
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "engine_input.hpp"
-#include "fuzz_keys.hpp"
-#include "golden_vectors.hpp"
 #include <vigil/wire/codec.hpp>
 #include <vigil/wire/lzw.hpp>
 #include <vigil/wire/stream_frame.hpp>
+#include "engine_input.hpp"
+#include "fuzz_keys.hpp"
+#include "golden_vectors.hpp"
 
 namespace {
 

@@ -5,8 +5,12 @@
 using namespace vigil::native;
 
 namespace {
-const CommandError* error_of(const ParsedCommand& p) { return std::get_if<CommandError>(&p.result); }
-const Command* command_of(const ParsedCommand& p) { return std::get_if<Command>(&p.result); }
+const CommandError* error_of(const ParsedCommand& p) {
+  return std::get_if<CommandError>(&p.result);
+}
+const Command* command_of(const ParsedCommand& p) {
+  return std::get_if<Command>(&p.result);
+}
 }  // namespace
 
 TEST_CASE("malformed input is a bad-json error, never an exception") {
@@ -42,14 +46,17 @@ TEST_CASE("snapshot is read-only; everything else needs the token") {
 }
 
 TEST_CASE("inject parses and validates fault settings and direction") {
-  const auto p = parse_command(R"({"type":"inject","token":"t","loss":0.2,"delay_ms":50,"jitter_ms":10,"direction":"both"})", "t");
+  const auto p = parse_command(
+      R"({"type":"inject","token":"t","loss":0.2,"delay_ms":50,"jitter_ms":10,"direction":"both"})",
+      "t");
   REQUIRE(command_of(p));
   const auto& inject = std::get<command::Inject>(*command_of(p));
   CHECK(inject.faults.loss == 0.2);
   CHECK(inject.faults.delay_ms == 50);
   CHECK(inject.faults.on_send);
   CHECK(inject.faults.on_receive);
-  for (const char* bad : {R"({"type":"inject","token":"t","loss":1.5})", R"({"type":"inject","token":"t","loss":"high"})",
+  for (const char* bad : {R"({"type":"inject","token":"t","loss":1.5})",
+                          R"({"type":"inject","token":"t","loss":"high"})",
                           R"({"type":"inject","token":"t","delay_ms":-1})",
                           R"({"type":"inject","token":"t","direction":"sideways"})",
                           R"({"type":"inject","token":"t","direction":3})"}) {
@@ -61,15 +68,19 @@ TEST_CASE("inject parses and validates fault settings and direction") {
 }
 
 TEST_CASE("pause, block, unblock and set-profile check their arguments") {
-  CHECK(std::get<command::Pause>(*command_of(parse_command(R"({"type":"pause","token":"t","ms":1500})", "t"))).duration ==
-        vigil::Millis{1500});
+  CHECK(std::get<command::Pause>(
+            *command_of(parse_command(R"({"type":"pause","token":"t","ms":1500})", "t")))
+            .duration == vigil::Millis{1500});
   CHECK(error_of(parse_command(R"({"type":"pause","token":"t","ms":0})", "t")));
   CHECK(error_of(parse_command(R"({"type":"pause","token":"t"})", "t")));
-  CHECK(std::get<command::Block>(*command_of(parse_command(R"({"type":"block","token":"t","peer":"b"})", "t"))).peer ==
-        "b");
+  CHECK(std::get<command::Block>(
+            *command_of(parse_command(R"({"type":"block","token":"t","peer":"b"})", "t")))
+            .peer == "b");
   CHECK(error_of(parse_command(R"({"type":"unblock","token":"t","peer":""})", "t")));
-  CHECK(std::get<command::SetProfile>(*command_of(parse_command(R"({"type":"set-profile","token":"t","profile":"wan"})", "t")))
-            .profile == "wan");
+  CHECK(
+      std::get<command::SetProfile>(
+          *command_of(parse_command(R"({"type":"set-profile","token":"t","profile":"wan"})", "t")))
+          .profile == "wan");
   CHECK(error_of(parse_command(R"({"type":"set-profile","token":"t","profile":"mars"})", "t")));
 }
 

@@ -38,9 +38,10 @@ TEST_CASE("endpoints: IPv4, bracketed IPv6 and names") {
 }
 
 TEST_CASE("endpoints: malformed ones are refused with a reason") {
-  for (const char* bad : {"", "7946", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:x",
-                          "::1:7946", "[::1]", "[::1]7946", "[::1:7946", "[127.0.0.1]:1", "[nope]:1", "-a:1",
-                          "a..b:1", "a_b:1", "999.1.1.1:1", "a b:1"}) {
+  for (const char* bad :
+       {"", "7946", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:x",
+        "::1:7946", "[::1]", "[::1]7946", "[::1:7946", "[127.0.0.1]:1", "[nope]:1", "-a:1",
+        "a..b:1", "a_b:1", "999.1.1.1:1", "a b:1"}) {
     CAPTURE(bad);
     CHECK_FALSE(cli::parse_host_port(bad).ok());
   }
@@ -98,13 +99,18 @@ TEST_CASE("join log lines name the seeds tried and why they failed") {
   native::JoinRetry r(Millis{1000}, 2);
   swim::JoinResult failed;
   failed.failures.push_back({swim::Address::from_octets(127, 0, 0, 1, 7946), "Connection refused"});
-  const std::vector<native::UnresolvedSeed> unresolved = {{"nowhere.invalid:7946", "Name or service not known"}};
-  const std::string retry = native::join_log_line(1, r, failed, unresolved, native::JoinRetry::Next::retry);
+  const std::vector<native::UnresolvedSeed> unresolved = {
+      {"nowhere.invalid:7946", "Name or service not known"}};
+  const std::string retry =
+      native::join_log_line(1, r, failed, unresolved, native::JoinRetry::Next::retry);
   CHECK(retry ==
-        "join attempt 1/2 failed: 127.0.0.1:7946: Connection refused; nowhere.invalid:7946: cannot resolve "
+        "join attempt 1/2 failed: 127.0.0.1:7946: Connection refused; nowhere.invalid:7946: cannot "
+        "resolve "
         "(Name or service not known); next attempt in 1s");
-  const std::string give_up = native::join_log_line(2, r, failed, {}, native::JoinRetry::Next::give_up);
-  CHECK(give_up == "join attempt 2/2 failed: 127.0.0.1:7946: Connection refused; giving up after 2 attempts");
+  const std::string give_up =
+      native::join_log_line(2, r, failed, {}, native::JoinRetry::Next::give_up);
+  CHECK(give_up ==
+        "join attempt 2/2 failed: 127.0.0.1:7946: Connection refused; giving up after 2 attempts");
   swim::JoinResult ok;
   ok.contacted.push_back(swim::Address::from_octets(127, 0, 0, 1, 7946));
   native::JoinRetry forever(Millis{5000}, 0);

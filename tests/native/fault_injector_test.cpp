@@ -19,7 +19,8 @@ TEST_CASE("no faults: everything passes at once") {
 
 TEST_CASE("a one-way block drops only what goes to that peer") {
   FaultInjector f(vigil::Rng(1));
-  const Address b = Address::from_octets(127, 0, 0, 1, 2), c = Address::from_octets(127, 0, 0, 1, 3);
+  const Address b = Address::from_octets(127, 0, 0, 1, 2),
+                c = Address::from_octets(127, 0, 0, 1, 3);
   f.block(b);
   CHECK_FALSE(f.outgoing(b).has_value());
   CHECK(f.outgoing(c).has_value());
@@ -37,8 +38,10 @@ TEST_CASE("loss and delay apply to the chosen direction at the configured rate")
   const int n = 20000;
   for (int i = 0; i < n; ++i) {
     auto fate = f.outgoing(b);
-    if (!fate) ++dropped;
-    else delay += static_cast<double>(fate->count());
+    if (!fate)
+      ++dropped;
+    else
+      delay += static_cast<double>(fate->count());
     CHECK(*f.incoming() == Millis{0});  // receive side untouched
   }
   CHECK(std::abs(dropped - 0.3 * n) < 5 * std::sqrt(n * 0.3 * 0.7));

@@ -2,11 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <vigil/wire/codec.hpp>
 #include "agent/commands.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/probe_outcomes.hpp"
 #include "crypto/keyring.hpp"
-#include <vigil/wire/codec.hpp>
 
 using vigil::Millis;
 using vigil::native::PacketLog;
@@ -53,7 +53,8 @@ TEST_CASE("the packet log describes nothing while nobody asked, and only what a 
   for (int t = 1001; t <= 11000; ++t) {
     log.record(Millis{t}, describe);
     if (t % 100 == 0)
-      for (const auto& [id, b] : log.flush(Millis{t}, [](auto) { return std::size_t{0}; })) sent += batches_entries(b);
+      for (const auto& [id, b] : log.flush(Millis{t}, [](auto) { return std::size_t{0}; }))
+        sent += batches_entries(b);
   }
   CHECK(sent <= PacketLogLimits::kPacketsPerSecond * 10 + PacketLogLimits::kBurst);
   CHECK(sent >= PacketLogLimits::kPacketsPerSecond * 10 - 1);
@@ -62,13 +63,16 @@ TEST_CASE("the packet log describes nothing while nobody asked, and only what a 
   CHECK_FALSE(log.active());
 }
 
-TEST_CASE("a viewer whose queue is full is not sent batches, and hears of them when it catches up") {
+TEST_CASE(
+    "a viewer whose queue is full is not sent batches, and hears of them when it catches up") {
   PacketLog log;
   log.subscribe(1, true);
   log.subscribe(2, true);
   for (int i = 0; i < 5; ++i) log.record(Millis{0}, [] { return nlohmann::json{{"kind", "ack"}}; });
   std::size_t queued_of_1 = PacketLogLimits::kMaxViewerQueueBytes + 1;
-  auto queued = [&](vigil::native::LwsHost::ClientId id) { return id == 1 ? queued_of_1 : std::size_t{0}; };
+  auto queued = [&](vigil::native::LwsHost::ClientId id) {
+    return id == 1 ? queued_of_1 : std::size_t{0};
+  };
   auto out = log.flush(Millis{100}, queued);
   REQUIRE(out.size() == 1);
   CHECK(out[0].first == 2);
@@ -89,7 +93,9 @@ TEST_CASE("a viewer whose queue is full is not sent batches, and hears of them w
 TEST_CASE("a wire datagram is summarized from its plaintext, labels and all") {
   auto config = vigil::swim::Config::profile("lan").value();
   config.label = "blue";
-  auto node = vigil::swim::Node::create(config, "a", vigil::swim::Address::from_octets(127, 0, 0, 1, 7946), vigil::Rng(1)).value();
+  auto node = vigil::swim::Node::create(
+                  config, "a", vigil::swim::Address::from_octets(127, 0, 0, 1, 7946), vigil::Rng(1))
+                  .value();
   vigil::wire::Bytes ping;
   vigil::wire::encode(vigil::wire::Ping{9, "b", {}, 0, "a"}, ping);
   const auto labelled = vigil::wire::add_label("blue", ping).value();
@@ -98,7 +104,8 @@ TEST_CASE("a wire datagram is summarized from its plaintext, labels and all") {
   CHECK(s.seq_no == 9);
   CHECK(s.target == "b");
   const auto foreign = vigil::wire::add_label("red", ping).value();
-  CHECK(vigil::native::summarize_wire_datagram(node, foreign).kind == vigil::wire::PacketKind::unknown);
+  CHECK(vigil::native::summarize_wire_datagram(node, foreign).kind ==
+        vigil::wire::PacketKind::unknown);
   CHECK(vigil::native::summarize_stream_message(ping).kind == vigil::wire::PacketKind::ping);
 
   // With a keyring the sealed datagram is opened first, as the engine opens it.
@@ -106,10 +113,12 @@ TEST_CASE("a wire datagram is summarized from its plaintext, labels and all") {
       vigil::native::Keyring::create({vigil::wire::Bytes(16, 7)}).value());
   node.set_cipher(keyring);
   const std::string label = "blue";
-  const std::span<const std::uint8_t> aad(reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
+  const std::span<const std::uint8_t> aad(reinterpret_cast<const std::uint8_t*>(label.data()),
+                                          label.size());
   const auto sealed = vigil::wire::add_label("blue", keyring->seal(ping, aad).value()).value();
   CHECK(vigil::native::summarize_wire_datagram(node, sealed).kind == vigil::wire::PacketKind::ping);
-  CHECK(vigil::native::summarize_wire_datagram(node, labelled).kind == vigil::wire::PacketKind::unknown);
+  CHECK(vigil::native::summarize_wire_datagram(node, labelled).kind ==
+        vigil::wire::PacketKind::unknown);
 }
 
 TEST_CASE("probe outcomes per peer: direct failures, indirect acks, failures") {

@@ -21,10 +21,10 @@ TEST_CASE("metadata that is not tags reads as no tags, never as an error") {
   CHECK(decode_tags(Bytes{}).empty());
   CHECK(decode_tags(Bytes{'w', 'e', 'b'}).empty());  // an old Serf's bare role
   CHECK(decode_tags(Bytes{0xFF}).empty());
-  CHECK(decode_tags(Bytes{0xFF, 0x82, 0xA1, 'a', 0xA1, 'b'}).empty());     // a map cut short
-  CHECK(decode_tags(Bytes{0xFF, 0x81, 0xA1, 'a', 0x05}).empty());          // a number as value
-  CHECK(decode_tags(Bytes{0xFF, 0xDF, 0xFF, 0xFF, 0xFF, 0xFF}).empty());   // an absurd count
-  CHECK(decode_tags(Bytes{0xFF, 0x91, 0xA1, 'a'}).empty());                // an array, not a map
+  CHECK(decode_tags(Bytes{0xFF, 0x82, 0xA1, 'a', 0xA1, 'b'}).empty());    // a map cut short
+  CHECK(decode_tags(Bytes{0xFF, 0x81, 0xA1, 'a', 0x05}).empty());         // a number as value
+  CHECK(decode_tags(Bytes{0xFF, 0xDF, 0xFF, 0xFF, 0xFF, 0xFF}).empty());  // an absurd count
+  CHECK(decode_tags(Bytes{0xFF, 0x91, 0xA1, 'a'}).empty());               // an array, not a map
 }
 
 TEST_CASE("the advertised view URL swaps a wildcard host for the protocol's bind address") {

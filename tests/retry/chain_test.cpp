@@ -31,9 +31,9 @@ TEST_CASE("the reference chain table with k = 3, from the closed forms") {
     int depth;
     double fail, amplification, worst, success_pct;
   };
-  // A JavaScript version of this table prints 3.70 / 87.26% for p = 0.3 and 22.99 / 12.28% for p = 0.7; its own formulas
-  // give 1.39^4 = 3.73, 0.973^5 = 87.21%, 2.19^4 = 23.00 and 0.657^5 = 12.24%, and no single p
-  // yields both of either pair, so the figures below are the formulas'.
+  // A JavaScript version of this table prints 3.70 / 87.26% for p = 0.3 and 22.99 / 12.28% for p =
+  // 0.7; its own formulas give 1.39^4 = 3.73, 0.973^5 = 87.21%, 2.19^4 = 23.00 and 0.657^5
+  // = 12.24%, and no single p yields both of either pair, so the figures below are the formulas'.
   const Row rows[] = {{3, 0.05, 1.11, 9, 99.96},   {3, 0.20, 1.54, 9, 97.62},
                       {5, 0.10, 1.52, 81, 99.50},  {5, 0.30, 3.73, 81, 87.21},
                       {5, 0.70, 23.00, 81, 12.24}, {5, 1.00, 81.00, 81, 0.00}};

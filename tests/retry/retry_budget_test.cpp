@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include <vigil/retry/retry_budget.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/retry/retry_budget.hpp>
 
 using namespace vigil::retry;
 

@@ -84,7 +84,8 @@ TEST_CASE("the wire codec carries IPv4 and IPv6 addresses through alive, ping an
   for (const Address& a : {Address::from_octets(127, 0, 0, 1, 7946), kLoopback6}) {
     CAPTURE(a.to_string());
     const wire::Bytes ip = bytes_of(a);
-    auto alive = wire::decode_message(wire::encode(wire::Alive{3, "n", ip, a.port, {}, {1, 5, 2, 2, 5, 5}}));
+    auto alive =
+        wire::decode_message(wire::encode(wire::Alive{3, "n", ip, a.port, {}, {1, 5, 2, 2, 5, 5}}));
     REQUIRE(alive.ok());
     const auto& al = std::get<wire::Alive>(*alive);
     CHECK(al.addr.size() == (a.is_v4() ? 4u : 16u));
@@ -109,8 +110,8 @@ TEST_CASE("the wire codec carries IPv4 and IPv6 addresses through alive, ping an
 
 TEST_CASE("a member learned at an IPv6 address is probed there") {
   auto a = Node::create(Config::lan(), "a", kLoopback6, vigil::Rng(3)).value();
-  auto b = Node::create(Config::lan(), "b", v6({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 7947),
-                        vigil::Rng(4))
+  auto b = Node::create(Config::lan(), "b",
+                        v6({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 7947), vigil::Rng(4))
                .value();
   a.start(Millis{0});
   b.start(Millis{0});

@@ -12,7 +12,8 @@ using vigil::swim::testing::addr;
 namespace {
 
 Node node(const std::string& name, int i) {
-  auto n = Node::create(Config::lan(), name, addr(i), vigil::Rng(static_cast<std::uint64_t>(i))).value();
+  auto n =
+      Node::create(Config::lan(), name, addr(i), vigil::Rng(static_cast<std::uint64_t>(i))).value();
   n.start(Millis{0});
   n.outbox().clear();
   return n;
@@ -24,13 +25,16 @@ TEST_CASE("a join reports success once a seed answered, with the seeds that did 
   Node a = node("a", 1), b = node("b", 2);
   a.join(Millis{10}, {addr(2), addr(3)});
   REQUIRE(a.outbox().streams.size() == 2);
-  const auto to_b = a.outbox().streams[0].to == addr(2) ? a.outbox().streams[0] : a.outbox().streams[1];
-  const auto to_c = a.outbox().streams[0].to == addr(2) ? a.outbox().streams[1] : a.outbox().streams[0];
+  const auto to_b =
+      a.outbox().streams[0].to == addr(2) ? a.outbox().streams[0] : a.outbox().streams[1];
+  const auto to_c =
+      a.outbox().streams[0].to == addr(2) ? a.outbox().streams[1] : a.outbox().streams[0];
   a.outbox().clear();
 
   a.handle_stream_failure(Millis{11}, to_c.id, "Connection refused");
   CHECK(a.outbox().join_results.empty());  // b has not answered yet
-  a.handle_stream_reply(Millis{12}, to_b.id, b.handle_stream(Millis{12}, addr(1), to_b.bytes).value());
+  a.handle_stream_reply(Millis{12}, to_b.id,
+                        b.handle_stream(Millis{12}, addr(1), to_b.bytes).value());
   REQUIRE(a.outbox().join_results.size() == 1);
   const JoinResult& r = a.outbox().join_results[0];
   CHECK(r.ok());

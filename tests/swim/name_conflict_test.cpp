@@ -43,7 +43,8 @@ TEST_CASE("an alive naming a live member from another address is a conflict, not
   auto n = make("a", 1, 7);
   n.add_member(Millis{0}, "b", addr(2), 3);
   n.outbox().clear();
-  n.handle_datagram(Millis{10}, addr(5), wire::encode(wire::Alive{9, "b", ip(5), 7946, {}, kVersions}));
+  n.handle_datagram(Millis{10}, addr(5),
+                    wire::encode(wire::Alive{9, "b", ip(5), 7946, {}, kVersions}));
   const Member* b = n.member("b");
   CHECK(b->address == addr(2));
   CHECK(b->incarnation == 3);
@@ -68,8 +69,10 @@ TEST_CASE("a suspect or dead member's name is held too; only a member that left 
   REQUIRE(n.member("b")->state == MemberState::dead);
   REQUIRE(n.member("c")->state == MemberState::left);
   n.outbox().clear();
-  n.handle_datagram(Millis{20}, addr(6), wire::encode(wire::Alive{2, "b", ip(6), 7946, {}, kVersions}));
-  n.handle_datagram(Millis{20}, addr(7), wire::encode(wire::Alive{2, "c", ip(7), 7946, {}, kVersions}));
+  n.handle_datagram(Millis{20}, addr(6),
+                    wire::encode(wire::Alive{2, "b", ip(6), 7946, {}, kVersions}));
+  n.handle_datagram(Millis{20}, addr(7),
+                    wire::encode(wire::Alive{2, "c", ip(7), 7946, {}, kVersions}));
   CHECK(n.member("b")->address == addr(2));
   CHECK(n.member("b")->state == MemberState::dead);
   CHECK(n.member("c")->address == addr(7));
@@ -85,7 +88,8 @@ TEST_CASE("an alive for our own name from another address is reported, never ref
   auto n = make("a", 1, 7);
   n.add_member(Millis{0}, "b", addr(2));
   n.outbox().clear();
-  n.handle_datagram(Millis{10}, addr(5), wire::encode(wire::Alive{4, "a", ip(5), 7946, {}, kVersions}));
+  n.handle_datagram(Millis{10}, addr(5),
+                    wire::encode(wire::Alive{4, "a", ip(5), 7946, {}, kVersions}));
   CHECK(n.incarnation() == 1);
   CHECK(n.counters().refutations == 0);
   CHECK(n.counters().name_conflicts == 1);
@@ -96,7 +100,8 @@ TEST_CASE("an alive for our own name from another address is reported, never ref
   CHECK(conflicts[0].claimed == addr(5));
 }
 
-TEST_CASE("a newcomer taking a live member's name: both the holder and the newcomer see the conflict") {
+TEST_CASE(
+    "a newcomer taking a live member's name: both the holder and the newcomer see the conflict") {
   auto holder = make("dup", 1, 7, 2);
   holder.start(Millis{0});
   holder.add_member(Millis{0}, "b", addr(2));
@@ -130,7 +135,8 @@ TEST_CASE("a newcomer taking a live member's name: both the holder and the newco
   CHECK(seen[0].claimed_state == MemberState::alive);
 }
 
-TEST_CASE("a full state calling our name suspect or dead at another address is about another node") {
+TEST_CASE(
+    "a full state calling our name suspect or dead at another address is about another node") {
   auto peer = make("b", 2, 3);
   peer.add_member(Millis{0}, "dup", addr(1), 4);
   peer.handle_datagram(Millis{10}, addr(3), wire::encode(wire::Dead{4, "dup", "c"}));
@@ -163,7 +169,8 @@ TEST_CASE("a member restarted at the same address rejoins above its old incarnat
   CHECK(restarted.counters().name_conflicts == 0);
   CHECK(peer.counters().name_conflicts == 0);
   // Its new alive reaches the peer, which takes it.
-  peer.handle_datagram(Millis{110}, addr(1), wire::encode(wire::Alive{7, "dup", ip(1), 7946, {}, kVersions}));
+  peer.handle_datagram(Millis{110}, addr(1),
+                       wire::encode(wire::Alive{7, "dup", ip(1), 7946, {}, kVersions}));
   CHECK(peer.member("dup")->incarnation == 7);
   CHECK(peer.member("dup")->state == MemberState::alive);
   CHECK(peer.counters().name_conflicts == 0);

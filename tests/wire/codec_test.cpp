@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "golden_vectors.hpp"
-#include "hex.hpp"
 #include <vigil/base/rng.hpp>
 #include <vigil/wire/codec.hpp>
+#include "golden_vectors.hpp"
+#include "hex.hpp"
 
 using namespace vigil::wire;
 using vigil::Rng;

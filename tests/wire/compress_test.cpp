@@ -4,10 +4,10 @@
 #include <string_view>
 #include <vector>
 
-#include "golden_vectors.hpp"
-#include "hex.hpp"
 #include <vigil/wire/codec.hpp>
 #include <vigil/wire/lzw.hpp>
+#include "golden_vectors.hpp"
+#include "hex.hpp"
 
 using namespace vigil::wire;
 using namespace vigil::wire::testing;

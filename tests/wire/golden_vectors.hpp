@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "hex.hpp"
 #include <vigil/wire/messages.hpp>
+#include "hex.hpp"
 
 // The hand-derived golden vectors of the wire codec, shared by tests/wire/codec_test.cpp and the
 // fuzzers' seed corpus generator (tests/fuzz/make_corpus.cpp).

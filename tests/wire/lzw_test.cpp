@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "hex.hpp"
 #include <vigil/base/rng.hpp>
 #include <vigil/wire/lzw.hpp>
+#include "hex.hpp"
 
 using vigil::wire::Bytes;
 using vigil::wire::lzw_compress;

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "hex.hpp"
 #include <vigil/base/rng.hpp>
 #include <vigil/wire/msgpack.hpp>
+#include "hex.hpp"
 
 using vigil::wire::Bytes;
 using vigil::wire::msgpack::Kind;

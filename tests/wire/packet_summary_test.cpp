@@ -23,8 +23,9 @@ TEST_CASE("packet summary: names every kind") {
 }
 
 TEST_CASE("packet summary: a ping with piggybacked news") {
-  const Bytes packet = compound_of({Ping{7, "node-3", {}, 0, "node-1"}, Suspect{4, "node-5", "node-1"},
-                                    Alive{9, "node-2", {10, 0, 0, 2}, 7946, {}, {}}});
+  const Bytes packet =
+      compound_of({Ping{7, "node-3", {}, 0, "node-1"}, Suspect{4, "node-5", "node-1"},
+                   Alive{9, "node-2", {10, 0, 0, 2}, 7946, {}, {}}});
   const PacketSummary s = summarize_datagram(packet);
   CHECK_EQ(s.kind, PacketKind::ping);
   CHECK_EQ(s.seq_no, 7u);
@@ -48,13 +49,16 @@ TEST_CASE("packet summary: news before the request does not hide it") {
 }
 
 TEST_CASE("packet summary: news alone takes the kind of the first item") {
-  const PacketSummary s = summarize_datagram(compound_of({Alive{3, "node-1", {}, 0, {}, {}}, Suspect{1, "node-2", "x"}}));
+  const PacketSummary s = summarize_datagram(
+      compound_of({Alive{3, "node-1", {}, 0, {}, {}}, Suspect{1, "node-2", "x"}}));
   CHECK_EQ(s.kind, PacketKind::alive);
   CHECK_EQ(s.rumours.size(), 2u);
 }
 
 TEST_CASE("packet summary: a second request keeps the firsts fields") {
-  const PacketSummary s = summarize_datagram(compound_of({IndirectPing{5, {10, 0, 0, 9}, 7946, "node-9", false, {}, 0, {}}, Ping{6, "node-8", {}, 0, {}}}));
+  const PacketSummary s = summarize_datagram(
+      compound_of({IndirectPing{5, {10, 0, 0, 9}, 7946, "node-9", false, {}, 0, {}},
+                   Ping{6, "node-8", {}, 0, {}}}));
   CHECK_EQ(s.kind, PacketKind::ping_req);
   CHECK_EQ(s.seq_no, 5u);
   CHECK_EQ(s.target, "node-9");
@@ -77,4 +81,3 @@ TEST_CASE("packet summary: garbage is unknown and streams are push pull") {
   CHECK_EQ(summarize_stream(exchange).kind, PacketKind::push_pull);
   CHECK_EQ(summarize_stream(junk).kind, PacketKind::unknown);
 }
-

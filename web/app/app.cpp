@@ -69,13 +69,15 @@ void App::frame(double real_ms) {
   Panel& panel = active();  // built on first view: construction is not simulation time
   const auto t0 = std::chrono::steady_clock::now();
   panel.advance(real_ms);
-  advance_ms_total_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  advance_ms_total_ +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                           ImGuiWindowFlags_NoSavedSettings |
+                           ImGuiWindowFlags_NoBringToFrontOnFocus;
   // One column: the page grows the canvas to the content and scrolls it, not ImGui.
   if (screen::narrow()) flags |= ImGuiWindowFlags_NoScrollWithMouse;
   ImGui::Begin("vigil", nullptr, flags);
@@ -88,7 +90,8 @@ void App::frame(double real_ms) {
       active().draw();
     } else if (ImGui::BeginTabBar("demos")) {
       for (std::size_t i = 0; i < demos_.size(); ++i) {
-        const ImGuiTabItemFlags tab_flags = (select_tab_ && i == active_) ? ImGuiTabItemFlags_SetSelected : 0;
+        const ImGuiTabItemFlags tab_flags =
+            (select_tab_ && i == active_) ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(demos_[i].title, nullptr, tab_flags)) {
           if (!select_tab_) active_ = i;
           if (i == active_) active().draw();
@@ -102,14 +105,17 @@ void App::frame(double real_ms) {
   ImGui::End();
 }
 
-ShareTexts App::share() { return share_texts(demos_[active_].id, query()); }
+ShareTexts App::share() {
+  return share_texts(demos_[active_].id, query());
+}
 
 void App::draw_header() {
   ImGui::TextColored(plot::to_vec4(plot::palette().accent), "vigil");
   ImGui::SameLine();
   ImGui::TextDisabled("is that node dead, or just slow?");
   // The explainer, which walks through every demo; a plain page next to this one.
-  if (row_button("read the explainer")) emscripten_run_script("window.location.href = 'explainer.html';");
+  if (row_button("read the explainer"))
+    emscripten_run_script("window.location.href = 'explainer.html';");
   if (row_button("share / embed")) {
     share_ = share();
     ImGui::OpenPopup("share");
@@ -122,7 +128,8 @@ void App::draw_header() {
 void App::draw_demo_buttons() {
   for (std::size_t i = 0; i < demos_.size(); ++i) {
     const bool shown = i == active_;
-    if (shown) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (shown)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     const bool pressed = i == 0 ? button(demos_[i].title) : row_button(demos_[i].title);
     if (shown) ImGui::PopStyleColor();
     if (pressed) {
@@ -135,8 +142,10 @@ void App::draw_demo_buttons() {
 
 void App::record_frame_cost(double cost_ms, double ended_at_ms) {
   if (first_frame_at_ms_ == 0) first_frame_at_ms_ = ended_at_ms;
-  if (recent_costs_.size() < kCostWindow) recent_costs_.push_back(cost_ms);
-  else recent_costs_[next_cost_] = cost_ms;
+  if (recent_costs_.size() < kCostWindow)
+    recent_costs_.push_back(cost_ms);
+  else
+    recent_costs_[next_cost_] = cost_ms;
   next_cost_ = (next_cost_ + 1) % kCostWindow;
 }
 
@@ -152,9 +161,12 @@ nlohmann::json App::state() const {
     return std::string(out);
   };
   const plot::Palette& colors = plot::palette();
-  s["palette"] = {{"background", hex(colors.window_bg)}, {"plot", hex(colors.area_bg)},
-                  {"alive", hex(colors.alive)},          {"suspect", hex(colors.suspect)},
-                  {"dead", hex(colors.dead)},            {"left", hex(colors.left)}};
+  s["palette"] = {{"background", hex(colors.window_bg)},
+                  {"plot", hex(colors.area_bg)},
+                  {"alive", hex(colors.alive)},
+                  {"suspect", hex(colors.suspect)},
+                  {"dead", hex(colors.dead)},
+                  {"left", hex(colors.left)}};
   nlohmann::json layout = layout::report(screen::dpr());
   layout["narrow"] = screen::narrow();
   layout["touch"] = screen::touch();
@@ -162,16 +174,20 @@ nlohmann::json App::state() const {
   s["layout"] = std::move(layout);
   std::vector<double> costs = recent_costs_;
   std::sort(costs.begin(), costs.end());
-  const auto at = [&](double q) { return costs.empty() ? 0.0 : costs[static_cast<std::size_t>(q * (costs.size() - 1))]; };
-  s["app_perf"] = {{"first_frame_at_ms", first_frame_at_ms_},
-                   {"frame_cost_ms_median", at(0.5)},
-                   {"frame_cost_ms_p95", at(0.95)},
-                   // A demo that simulates in slices (a large SWIM cluster) pays in a few frames:
-                   // the median hides that, the mean does not.
-                   {"frame_cost_ms_mean", costs.empty() ? 0.0 : std::accumulate(costs.begin(), costs.end(), 0.0) /
-                                                                   static_cast<double>(costs.size())},
-                   {"frames_measured", costs.size()},
-                   {"advance_ms_total", advance_ms_total_}};
+  const auto at = [&](double q) {
+    return costs.empty() ? 0.0 : costs[static_cast<std::size_t>(q * (costs.size() - 1))];
+  };
+  s["app_perf"] = {
+      {"first_frame_at_ms", first_frame_at_ms_},
+      {"frame_cost_ms_median", at(0.5)},
+      {"frame_cost_ms_p95", at(0.95)},
+      // A demo that simulates in slices (a large SWIM cluster) pays in a few frames:
+      // the median hides that, the mean does not.
+      {"frame_cost_ms_mean", costs.empty() ? 0.0
+                                           : std::accumulate(costs.begin(), costs.end(), 0.0) /
+                                                 static_cast<double>(costs.size())},
+      {"frames_measured", costs.size()},
+      {"advance_ms_total", advance_ms_total_}};
   return s;
 }
 

@@ -48,11 +48,11 @@ class App {
   std::size_t active_ = 0;
   bool embed_ = false;
   bool select_tab_ = true;  // the tab bar must select active_ (first frame, or set elsewhere)
-  ShareTexts share_;  // what the share / embed popup shows, made when it opens
+  ShareTexts share_;        // what the share / embed popup shows, made when it opens
   std::uint64_t frames_ = 0;
   double first_frame_at_ms_ = 0;
-  double advance_ms_total_ = 0;              // CPU spent in the visible demo's advance()
-  std::vector<double> recent_costs_;         // the last kCostWindow frame costs, ring buffer
+  double advance_ms_total_ = 0;       // CPU spent in the visible demo's advance()
+  std::vector<double> recent_costs_;  // the last kCostWindow frame costs, ring buffer
   std::size_t next_cost_ = 0;
   static constexpr std::size_t kCostWindow = 120;
 };

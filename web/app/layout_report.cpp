@@ -42,11 +42,15 @@ std::string shown_part(const char* label) {
   return std::string(label, end);
 }
 
-double css(float v, float dpr) { return std::round(v / dpr * 10.0) / 10.0; }
+double css(float v, float dpr) {
+  return std::round(v / dpr * 10.0) / 10.0;
+}
 
 nlohmann::json rect_json(const ImRect& r, float dpr) {
-  return {{"x", css(r.Min.x, dpr)}, {"y", css(r.Min.y, dpr)},
-          {"w", css(r.GetWidth(), dpr)}, {"h", css(r.GetHeight(), dpr)}};
+  return {{"x", css(r.Min.x, dpr)},
+          {"y", css(r.Min.y, dpr)},
+          {"w", css(r.GetWidth(), dpr)},
+          {"h", css(r.GetHeight(), dpr)}};
 }
 
 }  // namespace
@@ -65,8 +69,12 @@ void record_text(const char* text, ImVec2 min, ImVec2 max, ImVec4 clip) {
   g_building.texts.push_back({text, r});
 }
 
-void set_content_height(float pixels) { g_building.content_height = pixels; }
-float content_height() { return g_building.content_height; }
+void set_content_height(float pixels) {
+  g_building.content_height = pixels;
+}
+float content_height() {
+  return g_building.content_height;
+}
 
 nlohmann::json report(float dpr) {
   nlohmann::json items = nlohmann::json::array();
@@ -114,7 +122,8 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id
   g_building.items.push_back(std::move(item));
 }
 
-void ImGuiTestEngineHook_ItemInfo(ImGuiContext*, ImGuiID id, const char* label, ImGuiItemStatusFlags) {
+void ImGuiTestEngineHook_ItemInfo(ImGuiContext*, ImGuiID id, const char* label,
+                                  ImGuiItemStatusFlags) {
   using vigil::web::layout::g_building;
   if (!label) return;
   for (auto it = g_building.items.rbegin(); it != g_building.items.rend(); ++it)
@@ -126,4 +135,6 @@ void ImGuiTestEngineHook_ItemInfo(ImGuiContext*, ImGuiID id, const char* label, 
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}
 
-const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) { return nullptr; }
+const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) {
+  return nullptr;
+}

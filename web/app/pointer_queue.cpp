@@ -19,10 +19,18 @@ void PointerQueue::move(float x, float y) {
   push({Kind::move, x, y});
 }
 
-void PointerQueue::press() { push({Kind::press}); }
-void PointerQueue::release() { push({Kind::release}); }
-void PointerQueue::leave() { move(PointerState::kAway, PointerState::kAway); }
-void PointerQueue::clear() { pending_.clear(); }
+void PointerQueue::press() {
+  push({Kind::press});
+}
+void PointerQueue::release() {
+  push({Kind::release});
+}
+void PointerQueue::leave() {
+  move(PointerState::kAway, PointerState::kAway);
+}
+void PointerQueue::clear() {
+  pending_.clear();
+}
 
 PointerState PointerQueue::next(PointerState current) {
   if (pending_.empty()) return current;

@@ -14,17 +14,35 @@ void set(float css_width, float dpr) {
   g_dpr = dpr;
 }
 
-bool narrow() { return g_css_width < kNarrowBelowCss; }
-float dpr() { return g_dpr; }
-float css_width() { return g_css_width; }
+bool narrow() {
+  return g_css_width < kNarrowBelowCss;
+}
+float dpr() {
+  return g_dpr;
+}
+float css_width() {
+  return g_css_width;
+}
 
-void set_embedded(bool embedded) { g_embedded = embedded; }
-bool embedded() { return g_embedded; }
+void set_embedded(bool embedded) {
+  g_embedded = embedded;
+}
+bool embedded() {
+  return g_embedded;
+}
 
-void set_touch(bool touch) { g_touch = touch; }
-bool touch() { return g_touch; }
+void set_touch(bool touch) {
+  g_touch = touch;
+}
+bool touch() {
+  return g_touch;
+}
 
-void set_in_view(bool in_view) { g_in_view = in_view; }
-bool in_view() { return g_in_view; }
+void set_in_view(bool in_view) {
+  g_in_view = in_view;
+}
+bool in_view() {
+  return g_in_view;
+}
 
 }  // namespace vigil::web::screen

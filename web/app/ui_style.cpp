@@ -12,8 +12,10 @@ namespace {
 // so that the canvas and the page around it meet without a seam.
 void set_colors(bool dark) {
   ImGuiStyle& s = ImGui::GetStyle();
-  if (dark) ImGui::StyleColorsDark(&s);
-  else ImGui::StyleColorsLight(&s);
+  if (dark)
+    ImGui::StyleColorsDark(&s);
+  else
+    ImGui::StyleColorsLight(&s);
   const ImVec4 bg = plot::to_vec4(plot::palette().window_bg);
   s.Colors[ImGuiCol_WindowBg] = bg;
   s.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);

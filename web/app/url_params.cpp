@@ -86,7 +86,9 @@ bool UrlParams::flag(const std::string& key) const {
   return t && (*t == "1" || *t == "true" || *t == "yes" || *t == "on");
 }
 
-void UrlParams::set(const std::string& key, std::string value) { values_[key] = std::move(value); }
+void UrlParams::set(const std::string& key, std::string value) {
+  values_[key] = std::move(value);
+}
 
 void UrlParams::set(const std::string& key, double value) {
   char buf[32];
@@ -98,11 +100,15 @@ void UrlParams::set(const std::string& key, double value) {
 }
 
 void UrlParams::set_flag(const std::string& key, bool on) {
-  if (on) values_[key] = "1";
-  else values_.erase(key);
+  if (on)
+    values_[key] = "1";
+  else
+    values_.erase(key);
 }
 
-void UrlParams::erase(const std::string& key) { values_.erase(key); }
+void UrlParams::erase(const std::string& key) {
+  values_.erase(key);
+}
 
 std::string UrlParams::query() const {
   std::string out;

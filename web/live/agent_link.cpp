@@ -34,24 +34,31 @@ double number(const nlohmann::json& j, const char* key, double fallback) {
 
 const char* to_string(AgentLink::Status status) {
   switch (status) {
-    case AgentLink::Status::connecting: return "connecting";
-    case AgentLink::Status::open: return "connected";
-    case AgentLink::Status::closed: return "disconnected";
-    case AgentLink::Status::failed: return "failed";
+    case AgentLink::Status::connecting:
+      return "connecting";
+    case AgentLink::Status::open:
+      return "connected";
+    case AgentLink::Status::closed:
+      return "disconnected";
+    case AgentLink::Status::failed:
+      return "failed";
   }
   return "?";
 }
 
 std::string view_endpoint(const std::string& address) {
   std::string rest = address;
-  if (const auto scheme = rest.find("://"); scheme != std::string::npos) rest = rest.substr(scheme + 3);
+  if (const auto scheme = rest.find("://"); scheme != std::string::npos)
+    rest = rest.substr(scheme + 3);
   return rest.substr(0, rest.find('/'));
 }
 
 AgentLink::AgentLink(std::string address)
     : address_(std::move(address)), endpoint_(view_endpoint(address_)), name_(address_) {}
 
-AgentLink::~AgentLink() { close(); }
+AgentLink::~AgentLink() {
+  close();
+}
 
 void AgentLink::connect() {
   close();
@@ -101,7 +108,8 @@ void AgentLink::set_packets(bool on) {
 
 bool AgentLink::send(const nlohmann::json& message) {
   if (!socket_ || status_ != Status::open) return false;
-  return emscripten_websocket_send_utf8_text(socket_, message.dump().c_str()) == EMSCRIPTEN_RESULT_SUCCESS;
+  return emscripten_websocket_send_utf8_text(socket_, message.dump().c_str()) ==
+         EMSCRIPTEN_RESULT_SUCCESS;
 }
 
 void AgentLink::note(std::string line) {
@@ -129,7 +137,8 @@ EM_BOOL AgentLink::on_error(int, const EmscriptenWebSocketErrorEvent*, void* sel
 EM_BOOL AgentLink::on_close(int, const EmscriptenWebSocketCloseEvent* e, void* self) {
   auto* link = static_cast<AgentLink*>(self);
   if (link->status_ != Status::failed) link->status_ = Status::closed;
-  if (link->last_error_.empty()) link->last_error_ = "closed (code " + std::to_string(e ? e->code : 0) + ")";
+  if (link->last_error_.empty())
+    link->last_error_ = "closed (code " + std::to_string(e ? e->code : 0) + ")";
   request_frames();
   return EM_TRUE;
 }
@@ -139,8 +148,9 @@ EM_BOOL AgentLink::on_message(int, const EmscriptenWebSocketMessageEvent* e, voi
   if (!e || !e->isText) return EM_TRUE;
   std::size_t n = e->numBytes;
   while (n > 0 && e->data[n - 1] == 0) --n;  // the text arrives NUL-terminated
-  const auto message = nlohmann::json::parse(reinterpret_cast<const char*>(e->data),
-                                             reinterpret_cast<const char*>(e->data) + n, nullptr, false);
+  const auto message =
+      nlohmann::json::parse(reinterpret_cast<const char*>(e->data),
+                            reinterpret_cast<const char*>(e->data) + n, nullptr, false);
   if (message.is_discarded() || !message.is_object()) return EM_TRUE;
   ++link->messages_;
   link->handle(message);
@@ -216,7 +226,8 @@ void AgentLink::take_packets(const nlohmann::json& batch) {
         if (!news.is_object()) continue;
         const std::string kind = text(news, "kind");
         const int k = kind == "suspect" ? 0 : kind == "alive" ? 1 : kind == "dead" ? 2 : -1;
-        if (k >= 0 && packet.rumours[static_cast<std::size_t>(k)] < 255) ++packet.rumours[static_cast<std::size_t>(k)];
+        if (k >= 0 && packet.rumours[static_cast<std::size_t>(k)] < 255)
+          ++packet.rumours[static_cast<std::size_t>(k)];
       }
     ++packet_stats_.received;
     ++packet_stats_.kinds[packet.kind];
@@ -226,7 +237,8 @@ void AgentLink::take_packets(const nlohmann::json& batch) {
         return r.out == packet.out && r.peer == packet.peer && r.target == packet.target;
       });
       if (route == ping_reqs_.end() && ping_reqs_.size() < kPingReqPairs)
-        route = ping_reqs_.insert(ping_reqs_.end(), PingReq{packet.out, packet.peer, packet.target, 0, 0});
+        route = ping_reqs_.insert(ping_reqs_.end(),
+                                  PingReq{packet.out, packet.peer, packet.target, 0, 0});
       if (route != ping_reqs_.end()) {
         ++route->count;
         route->last_t_ms = packet.t_ms;
@@ -258,14 +270,17 @@ void AgentLink::handle(const nlohmann::json& m) {
   } else if (type == "event") {
     const std::string kind = text(m, "kind"), member = text(m, "member"), by = text(m, "by");
     char line[256];
-    std::snprintf(line, sizeof line, "%8.2fs  %s: %s %s #%u%s%s", number(m, "at_ms", 0) / 1000.0, name_.c_str(),
-                  kind.c_str(), member.c_str(), static_cast<unsigned>(number(m, "incarnation", 0)),
-                  by.empty() ? "" : " by ", by.c_str());
+    std::snprintf(line, sizeof line, "%8.2fs  %s: %s %s #%u%s%s", number(m, "at_ms", 0) / 1000.0,
+                  name_.c_str(), kind.c_str(), member.c_str(),
+                  static_cast<unsigned>(number(m, "incarnation", 0)), by.empty() ? "" : " by ",
+                  by.c_str());
     note(line);
     auto it = members_.find(member);
-    if (it != members_.end() && (kind == "suspect" || kind == "dead" || kind == "left" || kind == "alive" || kind == "join")) {
+    if (it != members_.end() && (kind == "suspect" || kind == "dead" || kind == "left" ||
+                                 kind == "alive" || kind == "join")) {
       it->second.state = (kind == "join") ? "alive" : kind;
-      it->second.incarnation = static_cast<std::uint32_t>(number(m, "incarnation", it->second.incarnation));
+      it->second.incarnation =
+          static_cast<std::uint32_t>(number(m, "incarnation", it->second.incarnation));
     }
   } else if (type == "error") {
     last_error_ = text(m, "code") + ": " + text(m, "message");

@@ -23,13 +23,27 @@ using fencing::Token;
 // A tab in the background gets no frames; on return, play on rather than jump to the end.
 constexpr double kMaxFrameMs = 250;
 
-ImU32 old_color() { return plot::palette().blue; }
-ImU32 new_color() { return plot::palette().purple; }
-ImU32 accepted_color() { return plot::palette().green; }
-ImU32 rejected_color() { return plot::palette().red; }
-ImU32 issuer_color() { return plot::palette().yellow; }
-ImU32 frozen_color() { return plot::colors::with_alpha(plot::palette().grey, 70); }
-ImU32 ink() { return plot::palette().ink; }
+ImU32 old_color() {
+  return plot::palette().blue;
+}
+ImU32 new_color() {
+  return plot::palette().purple;
+}
+ImU32 accepted_color() {
+  return plot::palette().green;
+}
+ImU32 rejected_color() {
+  return plot::palette().red;
+}
+ImU32 issuer_color() {
+  return plot::palette().yellow;
+}
+ImU32 frozen_color() {
+  return plot::colors::with_alpha(plot::palette().grey, 70);
+}
+ImU32 ink() {
+  return plot::palette().ink;
+}
 
 // Lanes from the top, in the order of fencing::Actor.
 constexpr int kLanes = 4;
@@ -241,20 +255,22 @@ std::string FencingPanel::sentence(ImU32* color) const {
 
 void FencingPanel::draw() {
   const float font = ImGui::GetFontSize();
-  panel_layout({"fencing", 19.0f, 0.36f, 30.0f}, [&] { draw_controls(); }, [&](float plots_height) {
-    const float sentence_top = ImGui::GetCursorPosY();
-    draw_sentence();
-    const float h = plots_height - (ImGui::GetCursorPosY() - sentence_top);
-    const float gap = ImGui::GetStyle().ItemSpacing.y;
-    if (!compact_ && h > font * 32.0f) {
-      draw_lanes(h * 0.46f - gap);
-      draw_resource(h * 0.27f - gap);
-      draw_log(h * 0.27f - gap);
-    } else {
-      draw_lanes(h * 0.6f - gap);
-      draw_resource(h * 0.4f - gap);
-    }
-  });
+  panel_layout(
+      {"fencing", 19.0f, 0.36f, 30.0f}, [&] { draw_controls(); },
+      [&](float plots_height) {
+        const float sentence_top = ImGui::GetCursorPosY();
+        draw_sentence();
+        const float h = plots_height - (ImGui::GetCursorPosY() - sentence_top);
+        const float gap = ImGui::GetStyle().ItemSpacing.y;
+        if (!compact_ && h > font * 32.0f) {
+          draw_lanes(h * 0.46f - gap);
+          draw_resource(h * 0.27f - gap);
+          draw_log(h * 0.27f - gap);
+        } else {
+          draw_lanes(h * 0.6f - gap);
+          draw_resource(h * 0.4f - gap);
+        }
+      });
 }
 
 void FencingPanel::draw_controls() {
@@ -437,8 +453,8 @@ void FencingPanel::draw_lanes(float height) {
                         plot::colors::with_alpha(c, 40));
       const std::string s = format("highest %llu", static_cast<unsigned long long>(highest));
       if (b.x - a.x > ImGui::CalcTextSize(s.c_str()).x + 8)
-        plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::colors::with_alpha(c, 230),
-                    s.c_str());
+        plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1),
+                       plot::colors::with_alpha(c, 230), s.c_str());
     };
     for (std::size_t i = 0; i < shown_; ++i) {
       const Event& e = run_.events[i];
@@ -552,7 +568,7 @@ void FencingPanel::draw_lanes(float height) {
       ImGui::PopTextWrapPos();
       if (best->highest)
         hint("resource after: highest %llu, value '%s'",
-                            static_cast<unsigned long long>(best->highest), best->stored.c_str());
+             static_cast<unsigned long long>(best->highest), best->stored.c_str());
       ImGui::EndTooltip();
     }
   }
@@ -620,7 +636,8 @@ void FencingPanel::draw_resource(float height) {
       const std::string s =
           format("'%s' overwrote '%s'", e.value.c_str(), run_.events[i - 1].stored.c_str());
       const float w = ImGui::CalcTextSize(s.c_str()).x;
-      label(dl, p.x + w * 0.5f + 4, p.y + font * 0.5f, left, right, rejected_color(), s.c_str(), true);
+      label(dl, p.x + w * 0.5f + 4, p.y + font * 0.5f, left, right, rejected_color(), s.c_str(),
+            true);
     }
   }
   highest.finish(now);
@@ -659,7 +676,8 @@ void FencingPanel::draw_resource(float height) {
     const float w = ImGui::CalcTextSize(s.c_str()).x;
     // To the right of the cross, or to its left near the end of the axis.
     const float side = p.x + dot + 4 + w <= right ? 1.0f : -1.0f;
-    label(dl, p.x + side * (dot + 4 + w * 0.5f), p.y, left, right, rejected_color(), s.c_str(), true);
+    label(dl, p.x + side * (dot + 4 + w * 0.5f), p.y, left, right, rejected_color(), s.c_str(),
+          true);
   }
   plot::vline("", now, plot::colors::with_alpha(plot::palette().yellow, 170), 1.0f);
 
@@ -728,8 +746,8 @@ void FencingPanel::draw_log(float height) {
       ImGui::TableNextColumn();
       const bool landed_stale = static_cast<std::size_t>(row) == run_.wake_write &&
                                 run_.stale_write && e.outcome == Outcome::accepted;
-      ImGui::TextColored(vec4(landed_stale ? plot::palette().orange : outcome_color(e.outcome)), "%s",
-                         e.detail.c_str());
+      ImGui::TextColored(vec4(landed_stale ? plot::palette().orange : outcome_color(e.outcome)),
+                         "%s", e.detail.c_str());
     }
   }
   if (shown_ != logged_) {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/url_params.hpp"
 #include <vigil/fencing/stale_leader.hpp>
+#include "app/url_params.hpp"
 #include "panels/panel.hpp"
 
 namespace vigil::web {

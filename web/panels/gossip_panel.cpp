@@ -41,8 +41,12 @@ constexpr int kEmptyRank = -1;  // grid positions past the last member
 constexpr int kDeadRank = INT_MAX - 1;
 constexpr int kUninformedRank = INT_MAX;
 
-ImU32 uninformed_color() { return plot::palette().unknown; }
-ImU32 dead_color() { return plot::palette().dead; }
+ImU32 uninformed_color() {
+  return plot::palette().unknown;
+}
+ImU32 dead_color() {
+  return plot::palette().dead;
+}
 
 // Early rounds bright and warm, late ones cool and dark, so the last to learn read as "late"
 // without being mistaken for the uninformed grey or the dead red.
@@ -124,8 +128,10 @@ void GossipPanel::save(UrlParams& p) const {
   p.set_flag("log", log_tail_);
   p.set("trials", static_cast<double>(trials_));
   p.set("tfail", static_cast<double>(selected_tfail_));
-  if (run_->round() > 0) p.set("round", static_cast<double>(run_->round()));
-  else p.erase("round");
+  if (run_->round() > 0)
+    p.set("round", static_cast<double>(run_->round()));
+  else
+    p.erase("round");
 }
 
 gossip::SpreadOptions GossipPanel::spread_options() const {
@@ -299,17 +305,19 @@ void GossipPanel::advance(double real_ms) {
 
 void GossipPanel::draw() {
   const auto start = std::chrono::steady_clock::now();
-  panel_layout({"gossip", 21.0f, 0.36f, 34.0f}, [&] { draw_controls(); }, [&](float h) {
-    const float gap = ImGui::GetStyle().ItemSpacing.y;
-    if (view_ == View::spread) {
-      draw_grid(h * 0.6f - gap);
-      draw_curve(h * 0.4f - gap);
-    } else {
-      draw_false_suspicions(h * 0.4f - gap);
-      draw_agreement(h * 0.3f - gap);
-      draw_false_by_round(h * 0.3f - gap);
-    }
-  });
+  panel_layout(
+      {"gossip", 21.0f, 0.36f, 34.0f}, [&] { draw_controls(); },
+      [&](float h) {
+        const float gap = ImGui::GetStyle().ItemSpacing.y;
+        if (view_ == View::spread) {
+          draw_grid(h * 0.6f - gap);
+          draw_curve(h * 0.4f - gap);
+        } else {
+          draw_false_suspicions(h * 0.4f - gap);
+          draw_agreement(h * 0.3f - gap);
+          draw_false_by_round(h * 0.3f - gap);
+        }
+      });
   draw_ms_ = ms_since(start);
 }
 
@@ -433,8 +441,8 @@ void GossipPanel::draw_membership_controls(float label_width) {
   } else if (!membership_ready()) {
     ImGui::Text("computing T_fail %zu of %zu...", membership_.size() + 1, kTfails);
   } else {
-    hint("%zu T_fail values x %d trials in %.0f ms, seed %u", kTfails, trials_,
-                        membership_ms_, seed_);
+    hint("%zu T_fail values x %d trials in %.0f ms, seed %u", kTfails, trials_, membership_ms_,
+         seed_);
   }
   if (const auto* row = selected_row()) {
     ImGui::Text("T_fail = %d (T_cleanup %d):", row->t_fail, row->t_cleanup);
@@ -498,7 +506,7 @@ void GossipPanel::draw_grid(float height) {
                               ? plot::palette().ink
                               : plot::palette().cell_ink;
         plot::put_text(ImGui::GetWindowDrawList(),
-            ImVec2(centre.x - size.x * 0.5f, centre.y - size.y * 0.5f), ink, label);
+                       ImVec2(centre.x - size.x * 0.5f, centre.y - size.y * 0.5f), ink, label);
       }
     }
     int row = 0, col = 0;
@@ -650,7 +658,8 @@ void GossipPanel::draw_false_suspicions(float height) {
   options.zoom = false;
   if (plot::begin("false", ImVec2(-1, height), {0.4, kTfails + 0.6, "T_fail (rounds)"},
                   {0.5, y_max * 4, title, true}, options)) {
-    plot::bars("false suspicions", xs, ys, 0.7, plot::colors::with_alpha(plot::palette().blue, 210));
+    plot::bars("false suspicions", xs, ys, 0.7,
+               plot::colors::with_alpha(plot::palette().blue, 210));
     plot::bars("selected T_fail", sel_x, sel_y, 0.7, plot::palette().orange);
     for (const auto& row : membership_)
       if (row.false_suspicion_node_rounds == 0)

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "app/url_params.hpp"
 #include <vigil/gossip/spread_run.hpp>
 #include <vigil/lab/gossip_experiments.hpp>
+#include "app/url_params.hpp"
 #include "panels/panel.hpp"
 #include "plot/plot.hpp"
 

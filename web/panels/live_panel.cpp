@@ -38,7 +38,8 @@ int state_rank(const std::string& s) {
 }  // namespace
 
 LivePanel::LivePanel(const UrlParams& params) {
-  if (auto a = params.text("agents")) std::snprintf(addresses_, sizeof addresses_, "%s", a->c_str());
+  if (auto a = params.text("agents"))
+    std::snprintf(addresses_, sizeof addresses_, "%s", a->c_str());
   if (auto t = params.text("token")) std::snprintf(token_, sizeof token_, "%s", t->c_str());
   if (auto p = params.text("packets")) show_packets_ = *p == "1";
   if (addresses_[0]) {
@@ -95,20 +96,27 @@ void LivePanel::add_agent(const std::string& view) {
   // unless the view is served over TLS.
   const std::string item = view.rfind("http://", 0) == 0 ? view_endpoint(view) : view;
   const std::string list = addresses_[0] ? std::string(addresses_) + "," + item : item;
-  if (list.size() < sizeof addresses_) std::snprintf(addresses_, sizeof addresses_, "%s", list.c_str());
+  if (list.size() < sizeof addresses_)
+    std::snprintf(addresses_, sizeof addresses_, "%s", list.c_str());
 }
 
 const AgentLink* LivePanel::selected_link() const {
   if (links_.empty()) return nullptr;
-  return links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))].get();
+  return links_[static_cast<std::size_t>(
+                    std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))]
+      .get();
 }
 
 namespace {
 
-bool gone(const std::string& state) { return state == "dead" || state == "left"; }
+bool gone(const std::string& state) {
+  return state == "dead" || state == "left";
+}
 
 // A link knows its agent's name once a snapshot arrived; before that its name is its address.
-bool named(const AgentLink& l) { return l.self().contains("name"); }
+bool named(const AgentLink& l) {
+  return l.self().contains("name");
+}
 
 }  // namespace
 
@@ -122,7 +130,8 @@ void LivePanel::drop_dead_links() {
       for (const auto& other : links_)
         if (other->status() == AgentLink::Status::open)
           for (const auto& [name, m] : other->members())
-            if (gone(m.state) && (name == l.name() || (!m.view.empty() && view_endpoint(m.view) == l.endpoint())))
+            if (gone(m.state) &&
+                (name == l.name() || (!m.view.empty() && view_endpoint(m.view) == l.endpoint())))
               dead_name = name;
     if (dead_name.empty()) {
       ++i;
@@ -150,12 +159,16 @@ void LivePanel::discover() {
       listed.insert(name);
       if (m.view.empty()) continue;
       vigil_agents.insert(name);
-      if (gone(m.state) || followed_names.count(name) || followed_endpoints.count(view_endpoint(m.view))) continue;
+      if (gone(m.state) || followed_names.count(name) ||
+          followed_endpoints.count(view_endpoint(m.view)))
+        continue;
       const std::string& agent = name;  // a structured binding cannot be captured (clang 14)
-      if (std::none_of(found.begin(), found.end(), [&](const Discovered& d) { return d.name == agent; }))
+      if (std::none_of(found.begin(), found.end(),
+                       [&](const Discovered& d) { return d.name == agent; }))
         found.push_back({agent, m.view});
     }
-  std::sort(found.begin(), found.end(), [](const Discovered& a, const Discovered& b) { return a.name < b.name; });
+  std::sort(found.begin(), found.end(),
+            [](const Discovered& a, const Discovered& b) { return a.name < b.name; });
   discovered_ = std::move(found);
   observed_only_.clear();
   for (const auto& name : listed)
@@ -183,10 +196,14 @@ void LivePanel::pick_peer() {
 }
 
 void LivePanel::save(UrlParams& p) const {
-  if (addresses_[0]) p.set("agents", addresses_);
-  else p.erase("agents");
-  if (show_packets_) p.set("packets", "1");
-  else p.erase("packets");
+  if (addresses_[0])
+    p.set("agents", addresses_);
+  else
+    p.erase("agents");
+  if (show_packets_)
+    p.set("packets", "1");
+  else
+    p.erase("packets");
 }
 
 void LivePanel::advance(double) {
@@ -195,7 +212,8 @@ void LivePanel::advance(double) {
   const double now = emscripten_get_now();
   if (now - last_snapshot_at_ms_ >= kSnapshotEveryMs && !links_.empty()) {
     last_snapshot_at_ms_ = now;
-    const auto i = static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1));
+    const auto i = static_cast<std::size_t>(
+        std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1));
     links_[i]->send({{"type", "snapshot"}});
   }
   drop_dead_links();
@@ -219,34 +237,40 @@ std::vector<std::string> LivePanel::member_names() const {
 }
 
 void LivePanel::draw() {
-  panel_layout({"live", 22.0f, 0.4f, 40.0f}, [&] { draw_controls(); }, [&](float h) {
-    // A matrix cell needs room for a state's colour at least; on a phone, past a few members,
-    // the agents' views read better as a list.
-    const float min_cell = ImGui::GetFontSize() * 1.6f;
-    const bool matrix_fits = static_cast<float>(names_cache_.size()) * min_cell < ImGui::GetContentRegionAvail().x * 0.8f;
-    const float top = h * 0.55f;
-    if (show_packets_ && !screen::narrow()) {
-      // The views and the packets side by side: what each agent believes, and why.
-      const float width = ImGui::GetContentRegionAvail().x;
-      ImGui::BeginChild("live-views", ImVec2(width * 0.5f, top), false);
-      draw_matrix(top);
-      ImGui::EndChild();
-      ImGui::SameLine();
-      draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top));
-    } else {
-      if (screen::narrow() && !matrix_fits) draw_agent_list(show_packets_ ? top * 0.5f : top);
-      else draw_matrix(show_packets_ ? top * 0.5f : top);
-      if (show_packets_) draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top * 0.5f));
-    }
-    draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
-  });
+  panel_layout(
+      {"live", 22.0f, 0.4f, 40.0f}, [&] { draw_controls(); },
+      [&](float h) {
+        // A matrix cell needs room for a state's colour at least; on a phone, past a few members,
+        // the agents' views read better as a list.
+        const float min_cell = ImGui::GetFontSize() * 1.6f;
+        const bool matrix_fits = static_cast<float>(names_cache_.size()) * min_cell <
+                                 ImGui::GetContentRegionAvail().x * 0.8f;
+        const float top = h * 0.55f;
+        if (show_packets_ && !screen::narrow()) {
+          // The views and the packets side by side: what each agent believes, and why.
+          const float width = ImGui::GetContentRegionAvail().x;
+          ImGui::BeginChild("live-views", ImVec2(width * 0.5f, top), false);
+          draw_matrix(top);
+          ImGui::EndChild();
+          ImGui::SameLine();
+          draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top));
+        } else {
+          if (screen::narrow() && !matrix_fits)
+            draw_agent_list(show_packets_ ? top * 0.5f : top);
+          else
+            draw_matrix(show_packets_ ? top * 0.5f : top);
+          if (show_packets_) draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top * 0.5f));
+        }
+        draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
+      });
 }
 
 void LivePanel::draw_discovered() {
   if (!discovered_.empty()) {
     section("Discovered");
     hint("%zu more agent%s in this cluster serve%s a live view: add %s.", discovered_.size(),
-         discovered_.size() == 1 ? "" : "s", discovered_.size() == 1 ? "s" : "", discovered_.size() == 1 ? "it" : "them");
+         discovered_.size() == 1 ? "" : "s", discovered_.size() == 1 ? "s" : "",
+         discovered_.size() == 1 ? "it" : "them");
     const bool room = links_.size() < kMaxAgents;
     constexpr std::size_t kButtonsShown = 16;  // past these, "add all" takes the rest
     std::string add;
@@ -257,7 +281,8 @@ void LivePanel::draw_discovered() {
     }
     const bool all = row_button("add all");
     ImGui::EndDisabled();
-    if (discovered_.size() > kButtonsShown) hint("and %zu more", discovered_.size() - kButtonsShown);
+    if (discovered_.size() > kButtonsShown)
+      hint("and %zu more", discovered_.size() - kButtonsShown);
     if (!room) hint("one view follows at most %zu agents", kMaxAgents);
     if (!add.empty()) add_agent(add);
     if (all)
@@ -266,7 +291,8 @@ void LivePanel::draw_discovered() {
   if (!observed_only_.empty()) {
     std::string list;
     for (const auto& n : observed_only_) list += (list.empty() ? "" : ", ") + n;
-    hint("observed only (columns marked *, no live view of their own, e.g. Serf or Consul): %s", list.c_str());
+    hint("observed only (columns marked *, no live view of their own, e.g. Serf or Consul): %s",
+         list.c_str());
   }
   if (!dropped_.empty()) {
     std::string list;
@@ -276,27 +302,35 @@ void LivePanel::draw_discovered() {
 }
 
 void LivePanel::draw_controls() {
-  ImGui::TextWrapped("Real agents (`vigil agent`, or `vigil demo`) stream their own views here over WebSocket.");
+  ImGui::TextWrapped(
+      "Real agents (`vigil agent`, or `vigil demo`) stream their own views here over WebSocket.");
   section("Agents");
   ImGui::SetNextItemWidth(-1);
-  ImGui::InputTextWithHint("##addresses", "127.0.0.1:8081,127.0.0.1:8082", addresses_, sizeof addresses_);
+  ImGui::InputTextWithHint("##addresses", "127.0.0.1:8081,127.0.0.1:8082", addresses_,
+                           sizeof addresses_);
   if (button(links_.empty() ? "connect" : "reconnect")) connect_all();
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const AgentLink& l = *links_[i];
     const bool ok = l.status() == AgentLink::Status::open;
-    ImGui::TextColored(plot::to_vec4(ok ? plot::palette().alive : plot::palette().error), "%s  %s  %s",
-                       named(l) ? l.name().c_str() : "?", l.endpoint().c_str(), to_string(l.status()));
+    ImGui::TextColored(plot::to_vec4(ok ? plot::palette().alive : plot::palette().error),
+                       "%s  %s  %s", named(l) ? l.name().c_str() : "?", l.endpoint().c_str(),
+                       to_string(l.status()));
     if (!ok && !l.last_error().empty()) hint("  %s", l.last_error().c_str());
   }
   draw_discovered();
 
   section("Fault injection");
   ImGui::SetNextItemWidth(-1);
-  ImGui::InputTextWithHint("##token", "the agents' token", token_, sizeof token_, ImGuiInputTextFlags_Password);
+  ImGui::InputTextWithHint("##token", "the agents' token", token_, sizeof token_,
+                           ImGuiInputTextFlags_Password);
   const bool can = token_[0] != 0 && !links_.empty();
   if (!links_.empty()) {
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
-    ImGui::SliderInt("agent", &selected_agent_, 0, static_cast<int>(links_.size()) - 1, links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))]->name().c_str());
+    ImGui::SliderInt("agent", &selected_agent_, 0, static_cast<int>(links_.size()) - 1,
+                     links_[static_cast<std::size_t>(std::clamp(
+                                selected_agent_, 0, static_cast<int>(links_.size()) - 1))]
+                         ->name()
+                         .c_str());
   }
   const auto names = names_cache_;
   if (!names.empty()) {
@@ -310,7 +344,11 @@ void LivePanel::draw_controls() {
     }
   }
   ImGui::BeginDisabled(!can);
-  AgentLink* agent = links_.empty() ? nullptr : links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))].get();
+  AgentLink* agent = links_.empty()
+                         ? nullptr
+                         : links_[static_cast<std::size_t>(std::clamp(
+                                      selected_agent_, 0, static_cast<int>(links_.size()) - 1))]
+                               .get();
   const std::string peer = peer_;
   const std::string token = token_;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
@@ -318,9 +356,14 @@ void LivePanel::draw_controls() {
   slider("delay (ms)", &delay_ms_, 0, 2000, "%.0f");
   ImGui::PopItemWidth();
   if (button("inject") && agent)
-    agent->send({{"type", "inject"}, {"token", token}, {"loss", loss_pct_ / 100.0}, {"delay_ms", delay_ms_}, {"direction", "send"}});
+    agent->send({{"type", "inject"},
+                 {"token", token},
+                 {"loss", loss_pct_ / 100.0},
+                 {"delay_ms", delay_ms_},
+                 {"direction", "send"}});
   if (row_button("clear") && agent) agent->send({{"type", "inject"}, {"token", token}});
-  if (row_button("pause 2 s") && agent) agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
+  if (row_button("pause 2 s") && agent)
+    agent->send({{"type", "pause"}, {"token", token}, {"ms", pause_ms_}});
   // A snapshot after each: it carries the blocks, which the ring draws as cut links.
   if (button("block -> peer") && agent && !peer.empty()) {
     agent->send({{"type", "block"}, {"token", token}, {"peer", peer}});
@@ -336,8 +379,10 @@ void LivePanel::draw_controls() {
 
   section("Packets");
   ImGui::Checkbox("show packets", &show_packets_);
-  if (show_packets_) draw_packet_list();
-  else hint("each agent's own datagrams, as it sends and receives them (at most 200 a second each)");
+  if (show_packets_)
+    draw_packet_list();
+  else
+    hint("each agent's own datagrams, as it sends and receives them (at most 200 a second each)");
 
   section("Events");
   ImGui::BeginChild("live-log", ImVec2(0, box_height(12.0f)), true);
@@ -354,23 +399,30 @@ plot::HeatCell LivePanel::heat_cell(int row, int col, void* self) {
   auto it = link.members().find(name);
   if (it == link.members().end()) return {plot::palette().unknown, 0};
   ImU32 c = state_color(it->second.state);
-  if (link.status() != AgentLink::Status::open) c = plot::colors::with_alpha(c, 70);  // a stale view
+  if (link.status() != AgentLink::Status::open)
+    c = plot::colors::with_alpha(c, 70);  // a stale view
   return {c, state_rank(it->second.state)};
 }
 
 void LivePanel::draw_agent_list(float height) {
   hint("each agent's view of the cluster");
-  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
-  if (!ImGui::BeginTable("agents", 4, flags, ImVec2(0, height - ImGui::GetTextLineHeightWithSpacing()))) return;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("agents", 4, flags,
+                         ImVec2(0, height - ImGui::GetTextLineHeightWithSpacing())))
+    return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* h : {"agent", "alive", "suspect", "dead/left"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& l : links_) {
     int alive = 0, suspect = 0, gone = 0;
     for (const auto& [name, m] : l->members()) {
-      if (m.state == "alive") ++alive;
-      else if (m.state == "suspect") ++suspect;
-      else ++gone;
+      if (m.state == "alive")
+        ++alive;
+      else if (m.state == "suspect")
+        ++suspect;
+      else
+        ++gone;
     }
     const bool open = l->status() == AgentLink::Status::open;
     ImGui::TableNextRow();
@@ -396,14 +448,16 @@ void LivePanel::draw_matrix(float height) {
   const auto& names = names_cache_;
   const int rows = static_cast<int>(links_.size()), cols = static_cast<int>(names.size());
   plot::Axis x{0, static_cast<double>(std::max(cols, 1)), "observed member"};
-  plot::Axis y{0, static_cast<double>(std::max(rows, 1)), "observer agent (each row: its own view)"};
+  plot::Axis y{0, static_cast<double>(std::max(rows, 1)),
+               "observer agent (each row: its own view)"};
   x.index_ticks = y.index_ticks = true;
   std::vector<const char*> col_names, row_names;
   // Members with no live view of their own are columns only: marked with a star.
   std::vector<std::string> col_labels;
   for (const auto& n : names) col_labels.push_back(observed_only_.count(n) ? n + "*" : n);
   for (const auto& n : col_labels) col_names.push_back(n.c_str());
-  for (const auto& l : links_) row_names.push_back(l->name().empty() ? l->address().c_str() : l->name().c_str());
+  for (const auto& l : links_)
+    row_names.push_back(l->name().empty() ? l->address().c_str() : l->name().c_str());
   if (cols > 0) x.tick_names = col_names.data();
   if (rows > 0) y.tick_names = row_names.data();
   plot::Options options;
@@ -418,10 +472,12 @@ void LivePanel::draw_matrix(float height) {
     if (cols <= 16 && ImGui::GetFontSize() <= cell_h * 0.9f)
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
-          auto it = links_[static_cast<std::size_t>(r)]->members().find(names[static_cast<std::size_t>(c)]);
+          auto it = links_[static_cast<std::size_t>(r)]->members().find(
+              names[static_cast<std::size_t>(c)]);
           if (it == links_[static_cast<std::size_t>(r)]->members().end()) continue;
           char label[64];
-          std::snprintf(label, sizeof label, "%s #%u", it->second.state.c_str(), it->second.incarnation);
+          std::snprintf(label, sizeof label, "%s #%u", it->second.state.c_str(),
+                        it->second.incarnation);
           if (ImGui::CalcTextSize(label).x > cell_w * 0.9f) continue;
           plot::text(c + 0.06, rows - r - 0.12, plot::palette().cell_ink, label);
         }
@@ -431,10 +487,15 @@ void LivePanel::draw_matrix(float height) {
       auto it = l.members().find(names[static_cast<std::size_t>(col)]);
       ImGui::BeginTooltip();
       if (observed_only_.count(names[static_cast<std::size_t>(col)]))
-        ImGui::Text("%s is observed only: it serves no live view", names[static_cast<std::size_t>(col)].c_str());
-      if (it == l.members().end()) ImGui::Text("%s does not list %s", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str());
-      else ImGui::Text("%s sees %s: %s #%u, phi %.2f", l.name().c_str(), names[static_cast<std::size_t>(col)].c_str(),
-                       it->second.state.c_str(), it->second.incarnation, it->second.phi);
+        ImGui::Text("%s is observed only: it serves no live view",
+                    names[static_cast<std::size_t>(col)].c_str());
+      if (it == l.members().end())
+        ImGui::Text("%s does not list %s", l.name().c_str(),
+                    names[static_cast<std::size_t>(col)].c_str());
+      else
+        ImGui::Text("%s sees %s: %s #%u, phi %.2f", l.name().c_str(),
+                    names[static_cast<std::size_t>(col)].c_str(), it->second.state.c_str(),
+                    it->second.incarnation, it->second.phi);
       ImGui::EndTooltip();
     }
   } else {
@@ -455,7 +516,8 @@ float table_height(const AgentLink& l) {
 
 void LivePanel::draw_peer_table(const AgentLink& l) {
   hint("%s's detectors, per peer", l.name().c_str());
-  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
   // All rows when they fit in the space, else a share of it that scrolls.
   const float all_rows = table_height(l);
   const float avail = ImGui::GetContentRegionAvail().y;
@@ -472,7 +534,8 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
       ImGui::TableNextColumn();
       const auto at = std::find(names_cache_.begin(), names_cache_.end(), name);
       const int index = static_cast<int>(at - names_cache_.begin());
-      if (ImGui::Selectable(name.c_str(), index == selected_peer_, ImGuiSelectableFlags_SpanAllColumns)) {
+      if (ImGui::Selectable(name.c_str(), index == selected_peer_,
+                            ImGuiSelectableFlags_SpanAllColumns)) {
         selected_peer_ = index;
         peer_ = name;
         peer_chosen_ = true;
@@ -480,12 +543,17 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(m.state.c_str());
       ImGui::TableNextColumn();
-      if (m.phi < 0) hint("-");
-      else if (std::isinf(m.phi)) ImGui::TextUnformatted("inf");
-      else ImGui::Text("%.2f", m.phi);
+      if (m.phi < 0)
+        hint("-");
+      else if (std::isinf(m.phi))
+        ImGui::TextUnformatted("inf");
+      else
+        ImGui::Text("%.2f", m.phi);
       ImGui::TableNextColumn();
-      if (m.mean_ms > 0) ImGui::Text("%.0f ms", m.mean_ms);
-      else hint("-");
+      if (m.mean_ms > 0)
+        ImGui::Text("%.0f ms", m.mean_ms);
+      else
+        hint("-");
     }
     ImGui::EndTable();
   }
@@ -497,15 +565,19 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
 
 void LivePanel::draw_probe_table(const AgentLink& l) {
   hint("%s's probes, per peer", l.name().c_str());
-  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
   const float all_rows = table_height(l);
   const float avail = ImGui::GetContentRegionAvail().y;
   probe_table_agent_ = l.name();
   probe_table_rows_ = 0;
-  if (!ImGui::BeginTable("probes", 4, flags, ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f))))) return;
+  if (!ImGui::BeginTable("probes", 4, flags,
+                         ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f)))))
+    return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"})
+    ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& [name, m] : l.members()) {
     ImGui::TableNextRow();
@@ -514,8 +586,9 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
     ImGui::TableNextColumn();
-    ImGui::TextColored(plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
-                       static_cast<unsigned long long>(m.direct_failed));
+    ImGui::TextColored(
+        plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
+        static_cast<unsigned long long>(m.direct_failed));
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
     ++probe_table_rows_;
@@ -528,23 +601,28 @@ void LivePanel::draw_packet_list() {
   if (!l) return;
   const auto& stats = l->packet_stats();
   hint("%s: %llu packets, %llu dropped by its faults, %llu over the rate limit", l->name().c_str(),
-       static_cast<unsigned long long>(stats.received), static_cast<unsigned long long>(stats.dropped),
+       static_cast<unsigned long long>(stats.received),
+       static_cast<unsigned long long>(stats.dropped),
        static_cast<unsigned long long>(stats.skipped));
   ImGui::BeginChild("live-packets", ImVec2(0, box_height(8.0f)), true);
   constexpr std::size_t kShown = 40;
   std::size_t shown = 0;
-  for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown; ++it, ++shown) {
+  for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown;
+       ++it, ++shown) {
     const auto& p = *it;
     char line[200];
     // A ping names its target: its receiver, unless it asks a helper (ping-req) or a helper
     // relays it.
     const bool relayed = !p.target.empty() && p.target != (p.out ? p.peer : l->name());
-    std::snprintf(line, sizeof line, "%8.2fs %s %-9s %s %s%s%s %u B", p.t_ms / 1000.0, p.out ? "out" : "in ",
-                  p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(), relayed ? " for " : "",
-                  relayed ? p.target.c_str() : "", p.size);
-    if (p.dropped) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s  dropped", line);
-    else if (p.kind == "ping-req") ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%s", line);
-    else ImGui::TextUnformatted(line);
+    std::snprintf(line, sizeof line, "%8.2fs %s %-9s %s %s%s%s %u B", p.t_ms / 1000.0,
+                  p.out ? "out" : "in ", p.kind.c_str(), p.out ? "->" : "<-", p.peer.c_str(),
+                  relayed ? " for " : "", relayed ? p.target.c_str() : "", p.size);
+    if (p.dropped)
+      ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s  dropped", line);
+    else if (p.kind == "ping-req")
+      ImGui::TextColored(plot::to_vec4(plot::palette().suspect), "%s", line);
+    else
+      ImGui::TextUnformatted(line);
   }
   ImGui::EndChild();
 }
@@ -560,7 +638,8 @@ constexpr double kRingLagMs = 250;
 
 wire::PacketKind kind_of(const std::string& name) {
   for (std::size_t k = 0; k < wire::kPacketKinds; ++k)
-    if (wire::packet_kind_name(static_cast<wire::PacketKind>(k)) == name) return static_cast<wire::PacketKind>(k);
+    if (wire::packet_kind_name(static_cast<wire::PacketKind>(k)) == name)
+      return static_cast<wire::PacketKind>(k);
   return wire::PacketKind::unknown;
 }
 
@@ -586,7 +665,8 @@ ring::Model LivePanel::ring_model(double page_now_ms) const {
       m.state = ring::Look::alive;
       // Its own incarnation, from its self description (it holds no entry for itself).
       const auto inc = observer->self().find("incarnation");
-      if (inc != observer->self().end() && inc->is_number_unsigned()) m.incarnation = inc->get<std::uint32_t>();
+      if (inc != observer->self().end() && inc->is_number_unsigned())
+        m.incarnation = inc->get<std::uint32_t>();
     } else if (observer) {
       auto it = observer->members().find(name);
       m.state = it == observer->members().end() ? ring::Look::unknown : look_of(it->second.state);
@@ -600,15 +680,18 @@ ring::Model LivePanel::ring_model(double page_now_ms) const {
     if (l->packets_wanted() && l->status() == AgentLink::Status::open) logging.insert(l->name());
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const AgentLink& l = *links_[i];
-    if (observer == &l) model.selected = model.observer = index.count(l.name()) ? index[l.name()] : -1;
+    if (observer == &l)
+      model.selected = model.observer = index.count(l.name()) ? index[l.name()] : -1;
     auto self = index.find(l.name());
     if (self == index.end()) continue;
     for (const std::string& address : l.blocked())
       for (const auto& [name, member] : l.members())
-        if (member.address == address && index.count(name)) model.cuts.push_back({self->second, index[name]});
+        if (member.address == address && index.count(name))
+          model.cuts.push_back({self->second, index[name]});
     for (auto it = l.packets().rbegin(); it != l.packets().rend(); ++it) {
       const auto& p = *it;
-      if (p.page_ms + kNominalFlightMs * 2 < model.now_ms) break;  // older ones are done falling too
+      if (p.page_ms + kNominalFlightMs * 2 < model.now_ms)
+        break;  // older ones are done falling too
       auto peer = index.find(p.peer);
       if (peer == index.end()) continue;
       // A packet between two logging agents is in both logs: drawn once, from its sender's.
@@ -643,21 +726,25 @@ void LivePanel::draw_ring(ImVec2 size) {
   }
   ring_latest_ms_ = latest;
   const float legend_h = ring::legend_height(size.x);
-  const float ring_h = std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
+  const float ring_h =
+      std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
   const ring::Result r = ring::draw("live-ring", ImVec2(size.x, ring_h), model);
   if (r.clicked >= 0 && static_cast<std::size_t>(r.clicked) < model.members.size())
     for (std::size_t i = 0; i < links_.size(); ++i)
-      if (links_[i]->name() == model.members[static_cast<std::size_t>(r.clicked)].name) selected_agent_ = static_cast<int>(i);
+      if (links_[i]->name() == model.members[static_cast<std::size_t>(r.clicked)].name)
+        selected_agent_ = static_cast<int>(i);
   ring::draw_legend(size.x);
 }
 
 void LivePanel::draw_peer(float height) {
   if (links_.empty() || names_cache_.empty()) {
-    hint("Once agents are connected, one agent's detectors for each of its peers show here: pick "
-         "the agent above, the peer in its table.");
+    hint(
+        "Once agents are connected, one agent's detectors for each of its peers show here: pick "
+        "the agent above, the peer in its table.");
     return;
   }
-  const AgentLink& l = *links_[static_cast<std::size_t>(std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
+  const AgentLink& l = *links_[static_cast<std::size_t>(
+      std::clamp(selected_agent_, 0, static_cast<int>(links_.size()) - 1))];
   // An agent has no detector for itself: plot its first peer instead.
   std::string peer = peer_;
   if ((peer.empty() || peer == l.name()) && !l.members().empty()) peer = l.members().begin()->first;
@@ -665,11 +752,15 @@ void LivePanel::draw_peer(float height) {
   // Beside the plot when wide; above it on a phone, where a third of the width is no table.
   const bool stacked = screen::narrow();
   const float table_height = stacked ? height * 0.45f : height;
-  ImGui::BeginChild("live-peers", ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height), false);
+  ImGui::BeginChild("live-peers",
+                    ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height),
+                    false);
   draw_peer_table(l);
   ImGui::EndChild();
-  if (stacked) height -= table_height + ImGui::GetStyle().ItemSpacing.y;
-  else ImGui::SameLine();
+  if (stacked)
+    height -= table_height + ImGui::GetStyle().ItemSpacing.y;
+  else
+    ImGui::SameLine();
   auto it = l.members().find(peer);
   std::vector<double> idx, gaps;
   double top = 1000;
@@ -680,11 +771,14 @@ void LivePanel::draw_peer(float height) {
       top = std::max(top, it->second.gaps_ms[i] * 1.2);
     }
   char title[160];
-  std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)", peer.c_str(), l.name().c_str());
-  if (plot::begin("live-gaps", ImVec2(-1, height), {0, std::max(10.0, static_cast<double>(idx.size())), "ack number"},
+  std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)",
+                peer.c_str(), l.name().c_str());
+  if (plot::begin("live-gaps", ImVec2(-1, height),
+                  {0, std::max(10.0, static_cast<double>(idx.size())), "ack number"},
                   {0, top, title})) {
     plot::bars("gap", idx, gaps, 0.8, plot::colors::with_alpha(plot::palette().blue, 200));
-    if (it != l.members().end() && it->second.mean_ms > 0) plot::hline("mean", it->second.mean_ms, plot::palette().orange);
+    if (it != l.members().end() && it->second.mean_ms > 0)
+      plot::hline("mean", it->second.mean_ms, plot::palette().orange);
     plot::end();
   }
 }
@@ -696,19 +790,29 @@ nlohmann::json LivePanel::state() const {
     for (const auto& [name, m] : l->members()) members[name] = m.state;
     nlohmann::json probes = nlohmann::json::object();
     for (const auto& [name, m] : l->members())
-      probes[name] = {{"probes", m.probes}, {"direct_failed", m.direct_failed},
-                      {"indirect_acked", m.indirect_acked}, {"failed", m.failed}};
+      probes[name] = {{"probes", m.probes},
+                      {"direct_failed", m.direct_failed},
+                      {"indirect_acked", m.indirect_acked},
+                      {"failed", m.failed}};
     const auto& ps = l->packet_stats();
     nlohmann::json ping_reqs = nlohmann::json::array();
     for (const auto& r : l->ping_reqs())
-      ping_reqs.push_back({{"dir", r.out ? "out" : "in"}, {"peer", r.peer}, {"target", r.target},
-                           {"count", r.count}, {"last_t_ms", r.last_t_ms}});
-    nlohmann::json packets = {{"wanted", l->packets_wanted()}, {"received", ps.received},
-                              {"skipped", ps.skipped}, {"dropped", ps.dropped},
-                              {"kinds", ps.kinds}, {"ping_req", ping_reqs}};
-    agents.push_back({{"name", l->name()}, {"address", l->address()}, {"status", to_string(l->status())},
-                      {"members", members}, {"messages", l->messages()},
-                      {"last_reply", l->last_reply()}, {"probes", probes}, {"packets", packets},
+      ping_reqs.push_back({{"dir", r.out ? "out" : "in"},
+                           {"peer", r.peer},
+                           {"target", r.target},
+                           {"count", r.count},
+                           {"last_t_ms", r.last_t_ms}});
+    nlohmann::json packets = {
+        {"wanted", l->packets_wanted()}, {"received", ps.received}, {"skipped", ps.skipped},
+        {"dropped", ps.dropped},         {"kinds", ps.kinds},       {"ping_req", ping_reqs}};
+    agents.push_back({{"name", l->name()},
+                      {"address", l->address()},
+                      {"status", to_string(l->status())},
+                      {"members", members},
+                      {"messages", l->messages()},
+                      {"last_reply", l->last_reply()},
+                      {"probes", probes},
+                      {"packets", packets},
                       {"time_ms", l->self().value("time_ms", 0.0)}});
   }
   nlohmann::json discovered = nlohmann::json::array();

@@ -80,8 +80,8 @@ class LivePanel : public Panel {
   std::set<std::string> dropped_;        // agents left out of the rows: dead or left
   std::string peer_;
   bool peer_chosen_ = false;
-  bool show_packets_ = false;  // every followed agent streams its packet log
-  std::string probe_table_agent_;    // whose probe table the last frame drew, and its rows
+  bool show_packets_ = false;      // every followed agent streams its packet log
+  std::string probe_table_agent_;  // whose probe table the last frame drew, and its rows
   std::size_t probe_table_rows_ = 0;
   std::size_t ring_in_air_ = 0;     // flights drawn in the last frame
   std::size_t ring_cuts_ = 0;       // blocked links drawn in the last frame

@@ -36,14 +36,16 @@ struct PanelShape {
 // The controls column's width when side by side (0 when stacked), at the current cursor.
 inline float controls_width(const PanelShape& shape) {
   if (screen::narrow()) return 0.0f;
-  return std::min(ImGui::GetFontSize() * shape.controls_em, ImGui::GetContentRegionAvail().x * shape.controls_share);
+  return std::min(ImGui::GetFontSize() * shape.controls_em,
+                  ImGui::GetContentRegionAvail().x * shape.controls_share);
 }
 
 // Wide (screen::narrow() false): controls in a column on the left, plots filling the rest of
 // the height. Narrow: plots first at a fixed height, then the controls under a header that
-// folds them away (folded at first in an embedded demo), all in one column the page scrolls like text. Either way the layout reports
-// the height its content needs, which the page gives the canvas or the embedding frame.
-// `plots(height)` lays out plots filling `height` pixels (also the space left in its window).
+// folds them away (folded at first in an embedded demo), all in one column the page scrolls like
+// text. Either way the layout reports the height its content needs, which the page gives the canvas
+// or the embedding frame. `plots(height)` lays out plots filling `height` pixels (also the space
+// left in its window).
 template <typename Controls, typename Plots>
 void panel_layout(const PanelShape& shape, Controls&& controls, Plots&& plots) {
   const float font = ImGui::GetFontSize();
@@ -54,10 +56,13 @@ void panel_layout(const PanelShape& shape, Controls&& controls, Plots&& plots) {
     const float height = shape.plots_em * font;
     // A child window of the plots' height, so that plots sizing themselves to the space left
     // find exactly that.
-    ImGui::BeginChild("plots", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("plots", ImVec2(0, height), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     plots(height);
     ImGui::EndChild();
-    if (ImGui::CollapsingHeader("Controls", screen::embedded() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) controls();
+    if (ImGui::CollapsingHeader("Controls",
+                                screen::embedded() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+      controls();
     ImGui::PopID();
     layout::set_content_height(ImGui::GetCursorPosY() + style.WindowPadding.y);
     return;
@@ -74,8 +79,8 @@ void panel_layout(const PanelShape& shape, Controls&& controls, Plots&& plots) {
   plots(ImGui::GetContentRegionAvail().y);
   ImGui::EndChild();
   ImGui::PopID();
-  layout::set_content_height(top + std::max(controls_height, shape.plots_em * font) + style.WindowPadding.y);
+  layout::set_content_height(top + std::max(controls_height, shape.plots_em * font) +
+                             style.WindowPadding.y);
 }
-
 
 }  // namespace vigil::web

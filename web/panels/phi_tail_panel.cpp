@@ -23,14 +23,14 @@ constexpr detect::TailModel kModelOrder[] = {detect::TailModel::normal, detect::
 constexpr const char* kModelNames[] = {"normal", "logistic", "exponential", "empirical"};
 ImU32 model_color(std::size_t i) {
   const ImU32 all[] = {plot::palette().blue, plot::palette().purple, plot::palette().orange,
-                                  plot::palette().green};
+                       plot::palette().green};
   return all[i];
 }
 constexpr double kHistorySeconds = 10.0;
 constexpr double kTimeouts[] = {300.0, 1000.0, 3000.0};
 ImU32 detector_color(std::size_t i) {
   const ImU32 all[] = {plot::palette().orange, plot::palette().yellow, plot::palette().grey,
-                                     plot::palette().blue, plot::palette().purple};
+                       plot::palette().blue, plot::palette().purple};
   return all[i];
 }
 // A tab in the background gets no frames; on return, skip ahead rather than replay a burst.
@@ -115,7 +115,8 @@ void PhiTailPanel::note_silence_end(Millis arrived) {
   scene_peak_phi_ = std::max(scene_peak_phi_, d.phi(arrived));
   const double reach = d.silence_to_reach(thresholds_[0]);
   const double silence = static_cast<double>((arrived - *last).count());
-  if (std::isfinite(reach) && silence > std::ceil(reach)) scene_false_ms_ += silence - std::ceil(reach);
+  if (std::isfinite(reach) && silence > std::ceil(reach))
+    scene_false_ms_ += silence - std::ceil(reach);
 }
 
 bool PhiTailPanel::animating() const {
@@ -255,7 +256,8 @@ void PhiTailPanel::simulate_to(Millis t) {
         const double delay = suspicion_delay_ms(i);
         if (std::isfinite(delay)) {
           const Millis start = *last + Millis{static_cast<std::int64_t>(std::ceil(delay))};
-          if (start > trackers_at_[i] && start < now_) trackers_[i].observe(start, true, crashed_by(start));
+          if (start > trackers_at_[i] && start < now_)
+            trackers_[i].observe(start, true, crashed_by(start));
         }
       }
     trackers_[i].observe(now_, suspects, crashed_by(now_));
@@ -298,7 +300,8 @@ double PhiTailPanel::reference_phi() const {
 }
 
 void PhiTailPanel::draw_scene() {
-  const SceneInput in = draw_scene_strip(scene_, scene_playing_ && scene_.started(), "to the next heartbeat", caption_room_);
+  const SceneInput in = draw_scene_strip(scene_, scene_playing_ && scene_.started(),
+                                         "to the next heartbeat", caption_room_);
   if (in.replay) {
     // A reader stepping through a paused story starts over paused; a told story plays again.
     const bool play = scene_playing_ || scene_.finished() || !scene_.started();
@@ -316,13 +319,15 @@ void PhiTailPanel::draw_scene() {
 
 void PhiTailPanel::draw() {
   if (scene_.active()) draw_scene();
-  panel_layout({"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); }, [&](float h) {
-    const float gap = ImGui::GetStyle().ItemSpacing.y;
-    draw_reference_plot(h * 0.27f - gap);
-    draw_live_phi_plot(h * 0.29f - gap);
-    draw_timeline(h * 0.22f - gap);
-    draw_histogram_plot(h * 0.22f - gap);
-  });
+  panel_layout(
+      {"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); },
+      [&](float h) {
+        const float gap = ImGui::GetStyle().ItemSpacing.y;
+        draw_reference_plot(h * 0.27f - gap);
+        draw_live_phi_plot(h * 0.29f - gap);
+        draw_timeline(h * 0.22f - gap);
+        draw_histogram_plot(h * 0.22f - gap);
+      });
 }
 
 void PhiTailPanel::draw_controls() {
@@ -374,7 +379,8 @@ void PhiTailPanel::draw_controls() {
   link |= slider("loss (%)", &loss_pct_, 0, 50, "%.0f");
   ImGui::PopItemWidth();
   if (link) apply_link();
-  if (!link_error_.empty()) ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", link_error_.c_str());
+  if (!link_error_.empty())
+    ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", link_error_.c_str());
   if (button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
   if (row_button("crash")) stream_->crash(now_);
   if (row_button("restart")) scene_.active() ? start_scene() : restart_live();
@@ -444,7 +450,8 @@ void PhiTailPanel::draw_reference_plot(float height) {
   if (plot::begin("reference", ImVec2(-1, height), {0, x_max, "gap between heartbeats (ms)"},
                   y_axis)) {
     if (model == detect::TailModel::empirical) {
-      plot::bars("live gaps", bar_x, bar_y, bin, plot::colors::with_alpha(plot::palette().blue, 200));
+      plot::bars("live gaps", bar_x, bar_y, bin,
+                 plot::colors::with_alpha(plot::palette().blue, 200));
       plot::bars("longer than the silence", tail_x, tail_y, bin,
                  plot::colors::with_alpha(plot::palette().orange, 220));
     } else {
@@ -472,14 +479,17 @@ void PhiTailPanel::draw_live_phi_plot(float height) {
     for (std::size_t i = 0; i < kModels; ++i)
       plot::line(kModelNames[i], ts, phis[i], model_color(i));
     // The thresholds are the two phi detectors of the table: drag them to see the trade-off.
-    plot::drag_hline("threshold A (drag)", &thresholds_[0], plot::colors::with_alpha(plot::palette().red, 180), 0.5, 16);
-    plot::drag_hline("threshold B (drag)", &thresholds_[1], plot::colors::with_alpha(plot::palette().red, 240), 0.5, 16);
+    plot::drag_hline("threshold A (drag)", &thresholds_[0],
+                     plot::colors::with_alpha(plot::palette().red, 180), 0.5, 16);
+    plot::drag_hline("threshold B (drag)", &thresholds_[1],
+                     plot::colors::with_alpha(plot::palette().red, 240), 0.5, 16);
     plot::end();
   }
 }
 
 void PhiTailPanel::draw_timeline(float height) {
-  const double t_end = history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
+  const double t_end =
+      history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
   const double t_start = t_end - kHistorySeconds;
   plot::Options options;
   options.zoom = false;
@@ -492,7 +502,9 @@ void PhiTailPanel::draw_timeline(float height) {
   plot::Axis y{0, static_cast<double>(kDetectors), "who suspects when (same time axis)"};
   y.index_ticks = true;
   y.tick_names = name_ptrs.data();
-  if (!plot::begin("timeline", ImVec2(-1, height), {t_start, t_end, "simulated time (s)"}, y, options)) return;
+  if (!plot::begin("timeline", ImVec2(-1, height), {t_start, t_end, "simulated time (s)"}, y,
+                   options))
+    return;
   for (std::size_t d = 0; d < kDetectors; ++d) {
     const double row_top = static_cast<double>(kDetectors - d) - 0.1, row_bottom = row_top - 0.8;
     // Spans of consecutive samples in which detector d suspected.
@@ -510,7 +522,8 @@ void PhiTailPanel::draw_timeline(float height) {
 }
 
 void PhiTailPanel::draw_detector_table() {
-  if (!ImGui::BeginTable("detectors", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  if (!ImGui::BeginTable("detectors", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg))
+    return;
   ImGui::TableSetupColumn("detector");
   ImGui::TableSetupColumn("alarms");
   ImGui::TableSetupColumn("wrong ms");
@@ -519,14 +532,17 @@ void PhiTailPanel::draw_detector_table() {
   for (std::size_t i = 0; i < kDetectors; ++i) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s", detector_name(i).c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s",
+                       detector_name(i).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%zu", trackers_[i].false_alarms());
     ImGui::TableNextColumn();
     ImGui::Text("%.0f", trackers_[i].false_suspicion_ms());
     ImGui::TableNextColumn();
-    if (auto d = trackers_[i].detection_ms()) ImGui::Text("%.0f ms", *d);
-    else hint(stream_->crashed_by(now_) ? "waiting" : "-");
+    if (auto d = trackers_[i].detection_ms())
+      ImGui::Text("%.0f ms", *d);
+    else
+      hint(stream_->crashed_by(now_) ? "waiting" : "-");
   }
   ImGui::EndTable();
 }
@@ -559,7 +575,8 @@ void PhiTailPanel::draw_histogram_plot(float height) {
   if (plot::begin("histogram", ImVec2(-1, height),
                   {0, x_max, "inter-arrival gap (ms), live window of 100"},
                   {0, y_max * 1.2, "gaps"})) {
-    plot::bars("observed", centers, counts, bin, plot::colors::with_alpha(plot::palette().grey, 200));
+    plot::bars("observed", centers, counts, bin,
+               plot::colors::with_alpha(plot::palette().grey, 200));
     plot::line("normal fit", xs, normal, plot::palette().blue);
     plot::line("exponential fit", xs, exponential, plot::palette().orange);
     if (auto s = live_silence_ms()) plot::vline("now silent", *s, plot::palette().yellow);

@@ -5,15 +5,15 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "app/url_params.hpp"
-#include "panels/panel.hpp"
 #include <vigil/base/time.hpp>
-#include "scenes/phi_scene.hpp"
-#include "scenes/scene.hpp"
-#include "scenes/scene_strip.hpp"
 #include <vigil/detect/phi_accrual.hpp>
 #include <vigil/detect/suspicion_tracker.hpp>
 #include <vigil/sim/heartbeat_stream.hpp>
+#include "app/url_params.hpp"
+#include "panels/panel.hpp"
+#include "scenes/phi_scene.hpp"
+#include "scenes/scene.hpp"
+#include "scenes/scene_strip.hpp"
 
 namespace vigil::web {
 

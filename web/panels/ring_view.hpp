@@ -30,7 +30,7 @@ struct Member {
 enum class Fate : std::uint8_t { delivered, dropped, blocked };
 
 struct Flight {
-  int from = 0, to = 0;  // member indices
+  int from = 0, to = 0;               // member indices
   double sent_ms = 0, arrive_ms = 0;  // a dropped packet's arrive_ms: when it would have arrived
   wire::PacketKind kind = wire::PacketKind::unknown;
   // Piggybacked news by kind: suspect, alive, dead.
@@ -54,8 +54,8 @@ struct Model {
 };
 
 struct Result {
-  int clicked = -1;        // the member clicked or tapped this frame
-  ImVec2 min{0, 0}, max{0, 0};  // the ring's area on screen
+  int clicked = -1;                    // the member clicked or tapped this frame
+  ImVec2 min{0, 0}, max{0, 0};         // the ring's area on screen
   std::vector<ImVec2> member_centres;  // screen pixels, for tests and tooltips
 };
 

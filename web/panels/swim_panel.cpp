@@ -7,11 +7,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include <vigil/wire/packet_summary.hpp>
 #include "app/screen.hpp"
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
-#include <vigil/wire/packet_summary.hpp>
 
 namespace vigil::web {
 
@@ -31,21 +31,31 @@ constexpr float kWideRingEm = 34.0f;
 
 ImU32 state_color(std::uint8_t s) {
   switch (s) {
-    case 0: return plot::palette().alive;
-    case 1: return plot::palette().suspect;
-    case 2: return plot::palette().dead;
-    case 3: return plot::palette().left;
-    default: return plot::palette().unknown;
+    case 0:
+      return plot::palette().alive;
+    case 1:
+      return plot::palette().suspect;
+    case 2:
+      return plot::palette().dead;
+    case 3:
+      return plot::palette().left;
+    default:
+      return plot::palette().unknown;
   }
 }
 
 const char* state_name(std::uint8_t s) {
   switch (s) {
-    case 0: return "alive";
-    case 1: return "suspect";
-    case 2: return "dead";
-    case 3: return "left";
-    default: return "unknown";
+    case 0:
+      return "alive";
+    case 1:
+      return "suspect";
+    case 2:
+      return "dead";
+    case 3:
+      return "left";
+    default:
+      return "unknown";
   }
 }
 
@@ -56,8 +66,10 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   nodes_ = static_cast<int>(params.number("n", nodes_, 2, 1000));
   loss_pct_ = params.number("loss", loss_pct_, 0, 60);
   seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
-  if (auto v = params.text("view")) ring_view_ = *v != "matrix";
-  else ring_view_ = nodes_ <= kRingMax;
+  if (auto v = params.text("view"))
+    ring_view_ = *v != "matrix";
+  else
+    ring_view_ = nodes_ <= kRingMax;
   if (auto name = params.text("scene")) scene_spec_ = swim_scene_spec(*name);
   if (scene_spec_) {
     nodes_ = scene_spec_->nodes;
@@ -68,8 +80,16 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   }
   // On the ring a packet must stay in the air long enough to be seen: a slow link and slow
   // motion. The matrix keeps the fast LAN it always had.
-  delay_ms_ = params.number("delay", scene_spec_ ? scene_spec_->delay_ms : showing_ring() ? 50 : 1, 0.5, 200);
-  speed_ = params.number("speed", scene_spec_ ? scene_spec_->speed : showing_ring() ? 0.25 : 1, 0.05, 20);
+  delay_ms_ = params.number("delay",
+                            scene_spec_      ? scene_spec_->delay_ms
+                            : showing_ring() ? 50
+                                             : 1,
+                            0.5, 200);
+  speed_ = params.number("speed",
+                         scene_spec_      ? scene_spec_->speed
+                         : showing_ring() ? 0.25
+                                          : 1,
+                         0.05, 20);
   if (auto p = params.text("profile")) {
     const auto& names = swim::Config::profile_names();
     auto it = std::find(names.begin(), names.end(), *p);
@@ -80,7 +100,8 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   if (auto lg = params.text("lifeguard")) lifeguard_ = *lg != "off" && *lg != "0";
   if (scene_spec_) {
     const auto& names = swim::Config::profile_names();
-    profile_ = static_cast<int>(std::find(names.begin(), names.end(), scene_spec_->profile) - names.begin());
+    profile_ = static_cast<int>(std::find(names.begin(), names.end(), scene_spec_->profile) -
+                                names.begin());
     lifeguard_ = scene_spec_->lifeguard;
   }
   restart();
@@ -95,7 +116,9 @@ SwimPanel::SwimPanel(const UrlParams& params) {
       cluster_->kill(static_cast<std::size_t>(selected_ = kill));
       refresh_row(static_cast<std::size_t>(kill));
     }
-    if (slow >= 0) cluster_->set_slow(static_cast<std::size_t>(selected_ = slow), cluster_->config().probe_interval * 5);
+    if (slow >= 0)
+      cluster_->set_slow(static_cast<std::size_t>(selected_ = slow),
+                         cluster_->config().probe_interval * 5);
     if (partition) toggle_partition();
     const auto totals = cluster_->totals();
     last_datagrams_ = totals.datagrams_sent;
@@ -103,7 +126,9 @@ SwimPanel::SwimPanel(const UrlParams& params) {
     last_sample_ = cluster_->now();
     next_sample_ = cluster_->now() + cluster_->config().probe_interval;
   }
-  setup_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built_from).count();
+  setup_ms_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - built_from)
+          .count();
   setup_datagrams_ = cluster_->totals().datagrams_sent;
 }
 
@@ -135,7 +160,9 @@ void SwimPanel::toggle_partition() {
 }
 
 swim::Config SwimPanel::current_config() const {
-  swim::Config c = swim::Config::profile(swim::Config::profile_names()[static_cast<std::size_t>(profile_)]).value();
+  swim::Config c =
+      swim::Config::profile(swim::Config::profile_names()[static_cast<std::size_t>(profile_)])
+          .value();
   if (!lifeguard_) c.lifeguard = swim::Lifeguard{false, false, false};
   return c;
 }
@@ -168,8 +195,9 @@ void SwimPanel::restart() {
   if (clicked_ >= nodes_) clicked_ = -1;
   if (scene_spec_) {
     const bool was_started = scene_.started();
-    scene_ = make_swim_scene(*scene_spec_, [this]() -> sim::SwimCluster& { return *cluster_; },
-                             [this](double t) { tempo_ = t; });
+    scene_ = make_swim_scene(
+        *scene_spec_, [this]() -> sim::SwimCluster& { return *cluster_; },
+        [this](double t) { tempo_ = t; });
     if (was_started) scene_.start();
     scene_.run_due(Millis{0});
   }
@@ -224,13 +252,24 @@ void SwimPanel::on_event(const sim::ClusterEvent& e) {
     switch (e.event.kind) {
       case swim::EventKind::join:
       case swim::EventKind::alive:
-      case swim::EventKind::refuted: c.state = 0; break;
-      case swim::EventKind::suspect: c.state = 1; break;
-      case swim::EventKind::dead: c.state = 2; break;
-      case swim::EventKind::left: c.state = 3; break;
-      case swim::EventKind::removed: c.state = kUnknown; break;
+      case swim::EventKind::refuted:
+        c.state = 0;
+        break;
+      case swim::EventKind::suspect:
+        c.state = 1;
+        break;
+      case swim::EventKind::dead:
+        c.state = 2;
+        break;
+      case swim::EventKind::left:
+        c.state = 3;
+        break;
+      case swim::EventKind::removed:
+        c.state = kUnknown;
+        break;
       case swim::EventKind::updated:
-      case swim::EventKind::conflict: break;
+      case swim::EventKind::conflict:
+        break;
     }
     refresh_cell(e.observer, *host);
   }
@@ -246,14 +285,17 @@ void SwimPanel::log_event(const sim::ClusterEvent& e) {
     case swim::EventKind::suspect:
       // Only the accuser's own suspicion is news; the gossip of it would flood the log.
       if (ev.by != who) return;
-      std::snprintf(line, sizeof line, "%7.2fs  %s suspects %s (#%u)", t, who.c_str(), ev.member.c_str(), ev.incarnation);
+      std::snprintf(line, sizeof line, "%7.2fs  %s suspects %s (#%u)", t, who.c_str(),
+                    ev.member.c_str(), ev.incarnation);
       break;
     case swim::EventKind::dead:
       if (ev.by != who) return;
-      std::snprintf(line, sizeof line, "%7.2fs  %s declares %s dead", t, who.c_str(), ev.member.c_str());
+      std::snprintf(line, sizeof line, "%7.2fs  %s declares %s dead", t, who.c_str(),
+                    ev.member.c_str());
       break;
     case swim::EventKind::refuted:
-      std::snprintf(line, sizeof line, "%7.2fs  %s refutes with #%u", t, who.c_str(), ev.incarnation);
+      std::snprintf(line, sizeof line, "%7.2fs  %s refutes with #%u", t, who.c_str(),
+                    ev.incarnation);
       break;
     case swim::EventKind::left:
       if (ev.member != who && e.observer != 0) return;
@@ -261,7 +303,8 @@ void SwimPanel::log_event(const sim::ClusterEvent& e) {
       break;
     case swim::EventKind::join:
       if (e.observer != 0) return;  // one line per rejoin is enough
-      std::snprintf(line, sizeof line, "%7.2fs  %s sees %s join (#%u)", t, who.c_str(), ev.member.c_str(), ev.incarnation);
+      std::snprintf(line, sizeof line, "%7.2fs  %s sees %s join (#%u)", t, who.c_str(),
+                    ev.member.c_str(), ev.incarnation);
       break;
     default:
       return;
@@ -272,7 +315,8 @@ void SwimPanel::log_event(const sim::ClusterEvent& e) {
 
 void SwimPanel::on_packet(const sim::PacketTrace& t) {
   ++packets_;
-  const wire::PacketSummary summary = t.stream ? wire::summarize_stream(t.bytes) : wire::summarize_datagram(t.bytes);
+  const wire::PacketSummary summary =
+      t.stream ? wire::summarize_stream(t.bytes) : wire::summarize_datagram(t.bytes);
   const auto seen = [&](wire::PacketKind k) {
     const std::uint32_t bit = 1u << static_cast<unsigned>(k);
     if (seen_mask_ & bit) return;
@@ -287,11 +331,14 @@ void SwimPanel::on_packet(const sim::PacketTrace& t) {
   seen(summary.kind);
   for (const auto& r : summary.rumours) {
     seen(r.kind);
-    const std::size_t k = r.kind == wire::PacketKind::suspect ? 0 : r.kind == wire::PacketKind::alive ? 1 : 2;
+    const std::size_t k = r.kind == wire::PacketKind::suspect ? 0
+                          : r.kind == wire::PacketKind::alive ? 1
+                                                              : 2;
     if (f.rumours[k] < 255) ++f.rumours[k];
     if (r.kind == wire::PacketKind::alive)
       if (auto host = cluster_->host_of(r.node))
-        alive_incarnation_[*host] = std::max<std::int64_t>(alive_incarnation_[*host], r.incarnation);
+        alive_incarnation_[*host] =
+            std::max<std::int64_t>(alive_incarnation_[*host], r.incarnation);
   }
   f.sent_ms = static_cast<double>(t.sent.count());
   if (t.fate == sim::PacketTrace::Fate::delivered) {
@@ -376,7 +423,8 @@ void SwimPanel::advance(double real_ms) {
   if (cluster_->now() >= next_sample_) {
     // Per node per probe period since the previous sample, however long that was.
     const auto totals = cluster_->totals();
-    const double periods = static_cast<double>((cluster_->now() - last_sample_).count()) / static_cast<double>(period.count());
+    const double periods = static_cast<double>((cluster_->now() - last_sample_).count()) /
+                           static_cast<double>(period.count());
     const double per = static_cast<double>(nodes_) * std::max(periods, 1e-9);
     traffic_t_.push_back(static_cast<double>(cluster_->now().count()) / 1000.0);
     traffic_msgs_.push_back(static_cast<double>(totals.datagrams_sent - last_datagrams_) / per);
@@ -406,17 +454,22 @@ void SwimPanel::draw() {
     const float ring_em = screen::narrow() ? column / font : std::min(column / font, kWideRingEm);
     shape.plots_em = ring_em + 10.0f + (clicked_ >= 0 ? 10.5f : 0.0f) +
                      (scene_spec_ && scene_spec_->name == "lifeguard" ? 2.0f : 0.0f);
-    panel_layout(shape, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
+    panel_layout(
+        shape, [&] { draw_controls(); }, [&](float h) { draw_ring_view(h); });
     return;
   }
-  panel_layout({"swim", 21.0f, 0.38f, 32.0f}, [&] { draw_controls(); }, [&](float h) {
-    draw_matrix(h * 0.66f);
-    draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
-  });
+  panel_layout(
+      {"swim", 21.0f, 0.38f, 32.0f}, [&] { draw_controls(); },
+      [&](float h) {
+        draw_matrix(h * 0.66f);
+        draw_traffic(h * 0.34f - ImGui::GetStyle().ItemSpacing.y);
+      });
 }
 
 ring::Look SwimPanel::look_of(std::size_t observed) const {
-  const auto look = [](std::uint8_t s) { return s <= 3 ? static_cast<ring::Look>(s) : ring::Look::unknown; };
+  const auto look = [](std::uint8_t s) {
+    return s <= 3 ? static_cast<ring::Look>(s) : ring::Look::unknown;
+  };
   const auto n = static_cast<std::size_t>(nodes_);
   if (color_by_ >= 0 && color_by_ < nodes_) {
     const auto r = static_cast<std::size_t>(color_by_);
@@ -426,7 +479,8 @@ ring::Look SwimPanel::look_of(std::size_t observed) const {
   // Consensus: what most live members hold; on a tie the worse news.
   int count[5] = {0, 0, 0, 0, 0};
   for (std::size_t r = 0; r < n; ++r)
-    if (r != observed && cluster_->is_up(r)) ++count[std::min<std::uint8_t>(matrix_[r * n + observed].state, 4)];
+    if (r != observed && cluster_->is_up(r))
+      ++count[std::min<std::uint8_t>(matrix_[r * n + observed].state, 4)];
   const int rank[5] = {1, 3, 4, 2, 0};  // alive, suspect, dead, left, unknown
   int best = 0;
   for (int s = 1; s < 5; ++s)
@@ -447,7 +501,8 @@ ring::Model SwimPanel::ring_model() const {
     if (ring::flight_visible(f, m.now_ms)) m.flights.push_back(f);
   for (int a = 0; a < nodes_; ++a)
     for (int b = 0; b < nodes_; ++b)
-      if (a != b && !cluster_->network().connected(static_cast<std::size_t>(a), static_cast<std::size_t>(b)))
+      if (a != b &&
+          !cluster_->network().connected(static_cast<std::size_t>(a), static_cast<std::size_t>(b)))
         m.cuts.push_back({a, b});
   m.selected = clicked_;
   m.observer = color_by_;
@@ -476,7 +531,8 @@ void SwimPanel::draw_ring_view(float height) {
   if (scene_.active()) {
     // Room for three lines whatever the caption, so the ring does not jump between beats.
     const float line = ImGui::GetTextLineHeight();
-    const float caption_h = std::max(ImGui::CalcTextSize(scene_.caption().c_str(), nullptr, false, width).y, line * 2);
+    const float caption_h =
+        std::max(ImGui::CalcTextSize(scene_.caption().c_str(), nullptr, false, width).y, line * 2);
     const float y0 = ImGui::GetCursorPosY();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(scene_.caption().c_str());
@@ -484,8 +540,9 @@ void SwimPanel::draw_ring_view(float height) {
     ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), y0 + caption_h + style.ItemSpacing.y));
     if (scene_spec_->name == "lifeguard") {
       const auto f = static_cast<std::size_t>(scene_spec_->focus);
-      hint("%s: local health score %d (timeouts x%d), suspicions it raised: %d", cluster_->name(f).c_str(),
-           cluster_->node(f).health_score(), cluster_->node(f).health_score() + 1, accusations_[f]);
+      hint("%s: local health score %d (timeouts x%d), suspicions it raised: %d",
+           cluster_->name(f).c_str(), cluster_->node(f).health_score(),
+           cluster_->node(f).health_score() + 1, accusations_[f]);
     }
   }
   draw_transport();
@@ -493,7 +550,8 @@ void SwimPanel::draw_ring_view(float height) {
   const float details_h = clicked_ >= 0 ? ImGui::GetFontSize() * 10.0f : 0.0f;
   const float legend_h = ring::legend_height(width);
   const float used = ImGui::GetCursorPosY() - top;
-  const float ring_h = std::max(ImGui::GetFontSize() * 10.0f, height - used - legend_h - details_h - style.ItemSpacing.y * 3);
+  const float ring_h = std::max(ImGui::GetFontSize() * 10.0f,
+                                height - used - legend_h - details_h - style.ItemSpacing.y * 3);
   const ring::Result r = ring::draw("ring", ImVec2(width, ring_h), ring_model());
   ring_rect_ = ImVec4(r.min.x, r.min.y, r.max.x, r.max.y);
   member_centres_ = r.member_centres;
@@ -507,8 +565,8 @@ void SwimPanel::draw_member_details(float height) {
   const swim::Node& node = cluster_->node(i);
   ImGui::BeginChild("member-details", ImVec2(0, height), true);
   ImGui::Text("%s%s, incarnation #%u, local health %d", cluster_->name(i).c_str(),
-              cluster_->is_up(i) ? (cluster_->is_paused(i) ? " (paused)" : "") : " (crashed)", node.incarnation(),
-              node.health_score());
+              cluster_->is_up(i) ? (cluster_->is_paused(i) ? " (paused)" : "") : " (crashed)",
+              node.incarnation(), node.health_score());
   const auto timers = node.suspicion_timers();
   if (timers.empty()) hint("No suspicion timers running.");
   for (const auto& t : timers)
@@ -539,14 +597,17 @@ void SwimPanel::draw_member_details(float height) {
 
 void SwimPanel::draw_controls() {
   const float label_width = ImGui::GetFontSize() * 7.5f;
-  ImGui::TextWrapped("Each node probes one member per period; on silence it asks others, then suspects; only the "
-                     "accused can refute, by raising its incarnation.");
+  ImGui::TextWrapped(
+      "Each node probes one member per period; on silence it asks others, then suspects; only the "
+      "accused can refute, by raising its incarnation.");
   section("Cluster");
   ImGui::PushItemWidth(-label_width);
-  bool rebuild = ImGui::SliderInt("nodes", &nodes_, 2, 1000, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  bool rebuild = ImGui::SliderInt("nodes", &nodes_, 2, 1000, "%d",
+                                  ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
   std::vector<const char*> names;
   for (const auto& n : swim::Config::profile_names()) names.push_back(n.c_str());
-  const bool reprofile = ImGui::Combo("profile", &profile_, names.data(), static_cast<int>(names.size()));
+  const bool reprofile =
+      ImGui::Combo("profile", &profile_, names.data(), static_cast<int>(names.size()));
   slider("loss (%)", &loss_pct_, 0, 60, "%.0f");
   if (ImGui::IsItemEdited()) apply_link();
   slider("delay (ms)", &delay_ms_, 0.5, 200, "%.1f");
@@ -569,13 +630,16 @@ void SwimPanel::draw_controls() {
       for (const auto& w : who) items.push_back(w.c_str());
       int pick = color_by_ + 1;
       ImGui::PushItemWidth(-label_width);
-      if (ImGui::Combo("colour by", &pick, items.data(), static_cast<int>(items.size()))) color_by_ = pick - 1;
+      if (ImGui::Combo("colour by", &pick, items.data(), static_cast<int>(items.size())))
+        color_by_ = pick - 1;
       ImGui::PopItemWidth();
     }
   }
-  if (ImGui::Checkbox("Lifeguard", &lifeguard_) || reprofile) cluster_->reconfigure(current_config());
+  if (ImGui::Checkbox("Lifeguard", &lifeguard_) || reprofile)
+    cluster_->reconfigure(current_config());
   if (row_button("restart") || (rebuild && ImGui::IsItemDeactivatedAfterEdit())) restart();
-  if (rebuild && !ImGui::IsItemActive() && static_cast<std::size_t>(nodes_) != cluster_->size()) restart();
+  if (rebuild && !ImGui::IsItemActive() && static_cast<std::size_t>(nodes_) != cluster_->size())
+    restart();
 
   section("Faults");
   ImGui::PushItemWidth(-label_width);
@@ -594,7 +658,8 @@ void SwimPanel::draw_controls() {
   if (row_button("pause 2.5 s")) cluster_->pause(sel, Millis{2500});
   ImGui::SameLine();
   const bool slow = cluster_->slowness(sel) > Millis{0};
-  if (button(slow ? "un-slow" : "slow")) cluster_->set_slow(sel, slow ? Millis{0} : cluster_->config().probe_interval * 5);
+  if (button(slow ? "un-slow" : "slow"))
+    cluster_->set_slow(sel, slow ? Millis{0} : cluster_->config().probe_interval * 5);
   if (row_button("leave")) cluster_->leave(sel);
   ImGui::PushItemWidth(-label_width);
   ImGui::SliderInt("to", &other_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
@@ -602,15 +667,19 @@ void SwimPanel::draw_controls() {
   const auto to = static_cast<std::size_t>(other_);
   const bool blocked = cluster_->network().is_blocked(sel, to);
   char block_label[64];
-  std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d", blocked ? "unblock" : "block", selected_, other_);
+  std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d",
+                blocked ? "unblock" : "block", selected_, other_);
   if (button(block_label) && sel != to) {
-    if (blocked) cluster_->network().unblock(sel, to);
-    else cluster_->network().block(sel, to);
+    if (blocked)
+      cluster_->network().unblock(sel, to);
+    else
+      cluster_->network().block(sel, to);
   }
   if (button(partitioned_ ? "heal the partition" : "partition into two halves")) toggle_partition();
 
   section("Events");
-  ImGui::Text("t = %.1f s, %llu membership events", static_cast<double>(cluster_->now().count()) / 1000.0,
+  ImGui::Text("t = %.1f s, %llu membership events",
+              static_cast<double>(cluster_->now().count()) / 1000.0,
               static_cast<unsigned long long>(events_));
   ImGui::BeginChild("swim-log", ImVec2(0, box_height(12.0f)), true);
   for (const auto& line : log_) ImGui::TextUnformatted(line.c_str());
@@ -648,7 +717,8 @@ void SwimPanel::draw_matrix(float height) {
         for (int c = 0; c < nodes_; ++c) {
           if (r == c) continue;
           char inc[16];
-          std::snprintf(inc, sizeof inc, "#%u", matrix_[static_cast<std::size_t>(r) * nodes_ + c].incarnation);
+          std::snprintf(inc, sizeof inc, "#%u",
+                        matrix_[static_cast<std::size_t>(r) * nodes_ + c].incarnation);
           if (ImGui::CalcTextSize(inc).x > cell_px * 0.84f) continue;
           plot::text(c + 0.08, n - r - 0.1, plot::palette().cell_ink, inc);
         }
@@ -659,8 +729,11 @@ void SwimPanel::draw_matrix(float height) {
       hovered_col_ = col;
       const Cell& c = matrix_[static_cast<std::size_t>(row) * nodes_ + col];
       ImGui::BeginTooltip();
-      if (row == col) ImGui::Text("node-%d (itself)%s", row, cluster_->is_up(static_cast<std::size_t>(row)) ? "" : ", crashed");
-      else ImGui::Text("node-%d sees node-%d: %s #%u", row, col, state_name(c.state), c.incarnation);
+      if (row == col)
+        ImGui::Text("node-%d (itself)%s", row,
+                    cluster_->is_up(static_cast<std::size_t>(row)) ? "" : ", crashed");
+      else
+        ImGui::Text("node-%d sees node-%d: %s #%u", row, col, state_name(c.state), c.incarnation);
       ImGui::EndTooltip();
     }
     plot::end();
@@ -671,10 +744,12 @@ void SwimPanel::draw_traffic(float height) {
   const double t_end = traffic_t_.empty() ? 10.0 : traffic_t_.back();
   double y_max = 4;
   for (double v : traffic_msgs_) y_max = std::max(y_max, v * 1.2);
-  if (plot::begin("traffic", ImVec2(-1, height), {std::max(0.0, t_end - 60), std::max(10.0, t_end), "simulated time (s)"},
+  if (plot::begin("traffic", ImVec2(-1, height),
+                  {std::max(0.0, t_end - 60), std::max(10.0, t_end), "simulated time (s)"},
                   {0, y_max, "datagrams per node per period"})) {
     plot::line("measured", traffic_t_, traffic_msgs_, plot::palette().blue);
-    plot::hline("formula: ping + ack = 2", 2.0, plot::colors::with_alpha(plot::palette().orange, 200));
+    plot::hline("formula: ping + ack = 2", 2.0,
+                plot::colors::with_alpha(plot::palette().orange, 200));
     plot::end();
   }
 }
@@ -693,7 +768,8 @@ nlohmann::json SwimPanel::state() const {
   if (nodes_ <= 32)
     for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
       nlohmann::json row = nlohmann::json::array();
-      for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c) row.push_back(state_name(matrix_[r * nodes_ + c].state));
+      for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c)
+        row.push_back(state_name(matrix_[r * nodes_ + c].state));
       views.push_back(row);
     }
   // How the live observers see the selected member (the one &kill= or the fault buttons act on),
@@ -706,33 +782,45 @@ nlohmann::json SwimPanel::state() const {
     if (r == sel || !cluster_->is_up(r)) continue;
     const std::uint8_t s = matrix_[r * nodes_ + sel].state;
     ++of_selected[std::min<std::uint8_t>(s, 4)];
-    if (s == 2 && heat_->shown_color(static_cast<int>(r), selected_) == state_color(2)) ++shown_dead;
+    if (s == 2 && heat_->shown_color(static_cast<int>(r), selected_) == state_color(2))
+      ++shown_dead;
   }
-  nlohmann::json matrix = {{"rect", {matrix_rect_.x, matrix_rect_.y, matrix_rect_.z, matrix_rect_.w}},
-                           {"block_rows", heat_->block_rows()},
-                           {"block_cols", heat_->block_cols()},
-                           {"uploads", heat_->uploads()},
-                           {"hovered", hovered_row_ < 0 ? nlohmann::json() : nlohmann::json{hovered_row_, hovered_col_}},
-                           {"selected_shown_dead", shown_dead}};
+  nlohmann::json matrix = {
+      {"rect", {matrix_rect_.x, matrix_rect_.y, matrix_rect_.z, matrix_rect_.w}},
+      {"block_rows", heat_->block_rows()},
+      {"block_cols", heat_->block_cols()},
+      {"uploads", heat_->uploads()},
+      {"hovered", hovered_row_ < 0 ? nlohmann::json() : nlohmann::json{hovered_row_, hovered_col_}},
+      {"selected_shown_dead", shown_dead}};
   const auto totals = cluster_->totals();
-  nlohmann::json out = {{"demo", "swim"},
-          {"nodes", nodes_},
-          {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
-          {"lifeguard", lifeguard_},
-          {"partitioned", partitioned_},
-          {"sim_ms", cluster_->now().count()},
-          {"views_by_state", {{"alive", counts[0]}, {"suspect", counts[1]}, {"dead", counts[2]}, {"left", counts[3]}, {"unknown", counts[4]}}},
-          {"up", up},
-          {"views", views},
-          {"selected", selected_},
-          {"views_of_selected", {{"alive", of_selected[0]}, {"suspect", of_selected[1]}, {"dead", of_selected[2]},
-                                 {"left", of_selected[3]}, {"unknown", of_selected[4]}}},
-          {"matrix", matrix},
-          {"events", events_},
-          {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
-          {"datagrams", totals.datagrams_sent},
-          {"setup_ms", setup_ms_},
-          {"setup_datagrams", setup_datagrams_}};
+  nlohmann::json out = {
+      {"demo", "swim"},
+      {"nodes", nodes_},
+      {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
+      {"lifeguard", lifeguard_},
+      {"partitioned", partitioned_},
+      {"sim_ms", cluster_->now().count()},
+      {"views_by_state",
+       {{"alive", counts[0]},
+        {"suspect", counts[1]},
+        {"dead", counts[2]},
+        {"left", counts[3]},
+        {"unknown", counts[4]}}},
+      {"up", up},
+      {"views", views},
+      {"selected", selected_},
+      {"views_of_selected",
+       {{"alive", of_selected[0]},
+        {"suspect", of_selected[1]},
+        {"dead", of_selected[2]},
+        {"left", of_selected[3]},
+        {"unknown", of_selected[4]}}},
+      {"matrix", matrix},
+      {"events", events_},
+      {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
+      {"datagrams", totals.datagrams_sent},
+      {"setup_ms", setup_ms_},
+      {"setup_datagrams", setup_datagrams_}};
   out["partitioned"] = cluster_->network().partitioned();
   out["view"] = showing_ring() ? "ring" : "matrix";
   out["speed"] = speed_;
@@ -742,12 +830,13 @@ nlohmann::json SwimPanel::state() const {
   // What the ring shows this frame, for tests: packets in the air by kind, news by kind.
   const double now = static_cast<double>(cluster_->now().count()) + carry_ms_;
   nlohmann::json in_flight = nlohmann::json::object();
-  for (const char* k : {"ping", "ack", "ping-req", "nack", "suspect", "alive", "dead", "push-pull"}) in_flight[k] = 0;
+  for (const char* k : {"ping", "ack", "ping-req", "nack", "suspect", "alive", "dead", "push-pull"})
+    in_flight[k] = 0;
   for (const auto& f : flights_) {
     if (!ring::flight_in_air(f, now)) continue;
     const std::string kind(wire::packet_kind_name(f.stream ? wire::PacketKind::push_pull : f.kind));
-    const bool news_only = f.kind == wire::PacketKind::suspect || f.kind == wire::PacketKind::alive ||
-                           f.kind == wire::PacketKind::dead;
+    const bool news_only = f.kind == wire::PacketKind::suspect ||
+                           f.kind == wire::PacketKind::alive || f.kind == wire::PacketKind::dead;
     if (!news_only && in_flight.contains(kind)) in_flight[kind] = in_flight[kind].get<int>() + 1;
     const char* news[3] = {"suspect", "alive", "dead"};
     for (int k = 0; k < 3; ++k)
@@ -772,11 +861,15 @@ nlohmann::json SwimPanel::state() const {
   out["members"] = members;
   out["packets"] = packets_;
   out["flights_kept"] = flights_.size();
-  out["ring"] = {{"rect", {ring_rect_.x, ring_rect_.y, ring_rect_.z, ring_rect_.w}}, {"centres", centres}};
-  out["color_by"] = color_by_ < 0 ? nlohmann::json("consensus") : nlohmann::json(cluster_->name(static_cast<std::size_t>(color_by_)));
+  out["ring"] = {{"rect", {ring_rect_.x, ring_rect_.y, ring_rect_.z, ring_rect_.w}},
+                 {"centres", centres}};
+  out["color_by"] = color_by_ < 0
+                        ? nlohmann::json("consensus")
+                        : nlohmann::json(cluster_->name(static_cast<std::size_t>(color_by_)));
   out["tempo"] = tempo_;
   out["steps"] = {{"count", steps_}, {"engine_events", step_engine_events_}};
-  out["next_event_ms"] = cluster_->next_event_time() == Millis::max() ? -1 : cluster_->next_event_time().count();
+  out["next_event_ms"] =
+      cluster_->next_event_time() == Millis::max() ? -1 : cluster_->next_event_time().count();
   out["scene"] = scene_.active() ? nlohmann::json(scene_.name()) : nlohmann::json();
   out["scene_started"] = scene_.started();
   out["step"] = scene_.current();
@@ -787,15 +880,21 @@ nlohmann::json SwimPanel::state() const {
     nlohmann::json view = nlohmann::json::object();
     for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
       const swim::Member* m = cluster_->view(i, j);
-      view[cluster_->name(j)] = {{"state", m ? state_name(static_cast<std::uint8_t>(m->state)) : "unknown"},
-                                 {"incarnation", m ? m->incarnation : 0}};
+      view[cluster_->name(j)] = {
+          {"state", m ? state_name(static_cast<std::uint8_t>(m->state)) : "unknown"},
+          {"incarnation", m ? m->incarnation : 0}};
     }
     nlohmann::json timers = nlohmann::json::array();
     for (const auto& t : cluster_->node(i).suspicion_timers())
-      timers.push_back({{"member", t.member}, {"started_ms", t.started.count()}, {"deadline_ms", t.deadline.count()},
+      timers.push_back({{"member", t.member},
+                        {"started_ms", t.started.count()},
+                        {"deadline_ms", t.deadline.count()},
                         {"confirmations", t.confirmations}});
-    out["details"] = {{"member", cluster_->name(i)}, {"incarnation", cluster_->node(i).incarnation()},
-                      {"health", cluster_->node(i).health_score()}, {"view", view}, {"suspicion_timers", timers}};
+    out["details"] = {{"member", cluster_->name(i)},
+                      {"incarnation", cluster_->node(i).incarnation()},
+                      {"health", cluster_->node(i).health_score()},
+                      {"view", view},
+                      {"suspicion_timers", timers}};
   } else {
     out["details"] = nullptr;
   }

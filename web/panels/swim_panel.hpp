@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <vigil/sim/swim_cluster.hpp>
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
 #include "panels/ring_view.hpp"
@@ -13,7 +14,6 @@
 #include "plot/plot.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/swim_scenes.hpp"
-#include <vigil/sim/swim_cluster.hpp>
 
 namespace vigil::web {
 
@@ -98,8 +98,8 @@ class SwimPanel : public Panel {
   std::vector<std::string> first_seen_;  // packet and news kinds in the order first sent
   std::uint32_t seen_mask_ = 0;
   std::vector<std::int64_t> alive_incarnation_;  // per member, the latest alive news (-1: none)
-  std::vector<int> accusations_;                  // per member, suspicions it raised itself
-  int clicked_ = -1;                              // the member whose details are shown
+  std::vector<int> accusations_;                 // per member, suspicions it raised itself
+  int clicked_ = -1;                             // the member whose details are shown
   ImVec4 ring_rect_{0, 0, 0, 0};
   std::vector<ImVec2> member_centres_;
   std::uint64_t steps_ = 0, step_engine_events_ = 0;

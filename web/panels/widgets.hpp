@@ -30,29 +30,35 @@ inline void hint(const char* fmt, ...) {
 }
 
 inline bool slider(const char* label, double* v, double lo, double hi, const char* fmt) {
-  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt, ImGuiSliderFlags_AlwaysClamp);
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt,
+                             ImGuiSliderFlags_AlwaysClamp);
 }
 
 // No control is narrower than this (CSS pixels): a fingertip's width and then some.
 inline constexpr float kMinControlCss = 80.0f;
 
 inline float button_width(const char* label) {
-  const float text = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+  const float text =
+      ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
   return std::max(kMinControlCss * screen::dpr(), text);
 }
 
 inline float toggle_width(const char* label) {  // a checkbox or radio button with its label
-  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+         ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
 // Keeps the next widget on the current row if `width` more pixels fit there, else it starts
 // a new row: rows of buttons wrap on a narrow screen instead of running off its edge.
 inline void same_line_if_fits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
+    ImGui::SameLine();
 }
 
-inline bool button(const char* label) { return ImGui::Button(label, ImVec2(button_width(label), 0)); }
+inline bool button(const char* label) {
+  return ImGui::Button(label, ImVec2(button_width(label), 0));
+}
 
 // The widgets after the first of a row: each continues the row if it fits.
 inline bool row_button(const char* label) {

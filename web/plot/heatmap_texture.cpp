@@ -29,7 +29,8 @@ void HeatmapTexture::set(int row, int col, HeatCell cell) {
 std::uint32_t HeatmapTexture::shown_color(int row, int col) const {
   if (drawn_ == Drawn::nothing) return 0;
   if (drawn_ == Drawn::cells) return cells_[index(row, col)].color;
-  return image_[static_cast<std::size_t>(row / block_rows_) * static_cast<std::size_t>(image_cols_) +
+  return image_[static_cast<std::size_t>(row / block_rows_) *
+                    static_cast<std::size_t>(image_cols_) +
                 static_cast<std::size_t>(col / block_cols_)];
 }
 
@@ -84,14 +85,17 @@ void HeatmapTexture::upload() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image_cols_, image_rows_, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, image_cols_, image_rows_, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 nullptr);
     texture_rows_ = image_rows_;
     texture_cols_ = image_cols_;
     dirty_from_ = 0;
     dirty_to_ = image_rows_;
   }
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, dirty_from_, image_cols_, dirty_to_ - dirty_from_, GL_RGBA, GL_UNSIGNED_BYTE,
-                  image_.data() + static_cast<std::size_t>(dirty_from_) * static_cast<std::size_t>(image_cols_));
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, dirty_from_, image_cols_, dirty_to_ - dirty_from_, GL_RGBA,
+                  GL_UNSIGNED_BYTE,
+                  image_.data() + static_cast<std::size_t>(dirty_from_) *
+                                      static_cast<std::size_t>(image_cols_));
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
   dirty_from_ = dirty_to_ = 0;
   ++uploads_;
@@ -103,7 +107,8 @@ void HeatmapTexture::draw_rects(ImVec2 top_left, float cell_w, float cell_h) {
     for (int c = 0; c < cols_; ++c) {
       const HeatCell& v = cells_[index(r, c)];
       if ((v.color >> 24) == 0) continue;
-      const ImVec2 a(top_left.x + static_cast<float>(c) * cell_w, top_left.y + static_cast<float>(r) * cell_h);
+      const ImVec2 a(top_left.x + static_cast<float>(c) * cell_w,
+                     top_left.y + static_cast<float>(r) * cell_h);
       dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1.0f, a.y + cell_h - 1.0f), v.color);
     }
 }
@@ -127,8 +132,9 @@ void HeatmapTexture::draw(double x0, double x1, double y0, double y1) {
   // image is cut where the cells end rather than stretched over them.
   const ImVec2 uv_max(static_cast<float>(cols_) / static_cast<float>(image_cols_ * block_cols_),
                       static_cast<float>(rows_) / static_cast<float>(image_rows_ * block_rows_));
-  ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture_)), top_left,
-                                       bottom_right, ImVec2(0, 0), uv_max);
+  ImGui::GetWindowDrawList()->AddImage(
+      reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture_)), top_left, bottom_right,
+      ImVec2(0, 0), uv_max);
 }
 
 }  // namespace vigil::plot

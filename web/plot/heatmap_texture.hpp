@@ -49,7 +49,8 @@ class HeatmapTexture {
 
  private:
   std::size_t index(int row, int col) const {
-    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(col);
+    return static_cast<std::size_t>(row) * static_cast<std::size_t>(cols_) +
+           static_cast<std::size_t>(col);
   }
   void rebuild(int block_rows, int block_cols);
   void refresh_block(int block_row, int block_col);
@@ -57,16 +58,16 @@ class HeatmapTexture {
   void draw_rects(ImVec2 top_left, float cell_w, float cell_h);
 
   int rows_ = 0, cols_ = 0;
-  std::vector<HeatCell> cells_;  // row-major
+  std::vector<HeatCell> cells_;                                        // row-major
   enum class Drawn { nothing, cells, image } drawn_ = Drawn::nothing;  // in the last frame
 
   // The picture: one RGBA texel (an ImU32, which is R, G, B, A in memory) per block.
   int block_rows_ = 0, block_cols_ = 0;  // cells per texel, down and across
   int image_rows_ = 0, image_cols_ = 0;
   std::vector<std::uint32_t> image_;
-  unsigned texture_ = 0;        // GLuint; 0 until the first picture
+  unsigned texture_ = 0;                     // GLuint; 0 until the first picture
   int texture_rows_ = 0, texture_cols_ = 0;  // the GL texture's allocated size
-  int dirty_from_ = 0, dirty_to_ = 0;  // texel rows to upload, [from, to)
+  int dirty_from_ = 0, dirty_to_ = 0;        // texel rows to upload, [from, to)
   std::uint64_t uploads_ = 0;
 };
 

@@ -64,8 +64,12 @@ const Palette* g_palette = &kDark;
 
 }  // namespace
 
-const Palette& palette() { return *g_palette; }
+const Palette& palette() {
+  return *g_palette;
+}
 
-void use_palette(bool dark) { g_palette = dark ? &kDark : &kLight; }
+void use_palette(bool dark) {
+  g_palette = dark ? &kDark : &kLight;
+}
 
 }  // namespace vigil::plot

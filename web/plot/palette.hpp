@@ -20,12 +20,12 @@ struct Palette {
   ImU32 frame_bg;   // a plot's frame, around its data area
   ImU32 area_bg;    // a plot's data area
   ImU32 grid, axis;
-  ImU32 ink;        // axis labels and annotations
-  ImU32 ink_dim;    // hidden legend entries, secondary text
+  ImU32 ink;      // axis labels and annotations
+  ImU32 ink_dim;  // hidden legend entries, secondary text
   ImU32 legend_bg;
-  ImU32 cell_ink;   // text drawn on a coloured cell
-  ImU32 accent;     // section titles, the app's name
-  ImU32 error;      // messages about failures (a lost connection)
+  ImU32 cell_ink;  // text drawn on a coloured cell
+  ImU32 accent;    // section titles, the app's name
+  ImU32 error;     // messages about failures (a lost connection)
 };
 
 const Palette& palette();
@@ -33,6 +33,8 @@ const Palette& palette();
 void use_palette(bool dark);
 
 // Colours as ImGui's text functions want them.
-inline ImVec4 to_vec4(ImU32 c) { return ImGui::ColorConvertU32ToFloat4(c); }
+inline ImVec4 to_vec4(ImU32 c) {
+  return ImGui::ColorConvertU32ToFloat4(c);
+}
 
 }  // namespace vigil::plot

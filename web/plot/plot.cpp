@@ -19,10 +19,10 @@ struct Series {
 
 struct State {
   ImDrawList* draw = nullptr;
-  ImVec2 frame_min, frame_max;  // the whole widget
+  ImVec2 frame_min, frame_max;            // the whole widget
   ImVec2 outer_clip_min, outer_clip_max;  // the window's clipping, around the data area's
-  std::string y_title;  // the y axis' title as drawn: cut to the plot's width
-  ImVec2 area_min, area_max;    // the data area, inside the axes
+  std::string y_title;                    // the y axis' title as drawn: cut to the plot's width
+  ImVec2 area_min, area_max;              // the data area, inside the axes
   Axis x, y;
   Options options;
   bool hovered = false;
@@ -46,10 +46,16 @@ ImGuiID g_background_under_pointer = 0;
 bool g_control_under_pointer = false;
 
 // Storage keys, relative to the plot's ID scope.
-ImGuiID key(const char* name) { return ImGui::GetID(name); }
+ImGuiID key(const char* name) {
+  return ImGui::GetID(name);
+}
 
-double scale(const Axis& a, double v) { return a.log ? std::log10(std::max(v, 1e-300)) : v; }
-double unscale(const Axis& a, double v) { return a.log ? std::pow(10.0, v) : v; }
+double scale(const Axis& a, double v) {
+  return a.log ? std::log10(std::max(v, 1e-300)) : v;
+}
+double unscale(const Axis& a, double v) {
+  return a.log ? std::pow(10.0, v) : v;
+}
 
 double fraction(const Axis& a, double v) {
   const double lo = scale(a, a.min), hi = scale(a, a.max);
@@ -83,9 +89,12 @@ std::string format_tick(double v, double step) {
     return buf;
   }
   if (std::abs(v) < step * 1e-6) v = 0.0;
-  const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
-  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4)) std::snprintf(buf, sizeof buf, "%.0e", v);
-  else std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  const int decimals =
+      step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  if (std::abs(v) >= 1e6 || (v != 0.0 && std::abs(v) < 1e-4))
+    std::snprintf(buf, sizeof buf, "%.0e", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
@@ -109,7 +118,8 @@ std::vector<double> ticks(const Axis& a, int max_ticks, double* step_out) {
   }
   const double step = nice_step(a.max - a.min, max_ticks);
   *step_out = step;
-  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step) out.push_back(t);
+  for (double t = std::ceil(a.min / step) * step; t <= a.max + step * 1e-9; t += step)
+    out.push_back(t);
   return out;
 }
 
@@ -214,7 +224,8 @@ double nice_step(double span, int max_ticks) {
 ImVec2 to_screen(double x, double y) {
   const float fx = static_cast<float>(fraction(g.x, x));
   const float fy = static_cast<float>(fraction(g.y, clamp_y(y)));
-  return ImVec2(g.area_min.x + fx * (g.area_max.x - g.area_min.x), g.area_max.y - fy * (g.area_max.y - g.area_min.y));
+  return ImVec2(g.area_min.x + fx * (g.area_max.x - g.area_min.x),
+                g.area_max.y - fy * (g.area_max.y - g.area_min.y));
 }
 
 void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text) {
@@ -230,12 +241,20 @@ void new_frame() {
   g_control_under_pointer = false;
 }
 
-ImGuiID background_under_pointer() { return g_control_under_pointer ? 0 : g_background_under_pointer; }
+ImGuiID background_under_pointer() {
+  return g_control_under_pointer ? 0 : g_background_under_pointer;
+}
 
-bool hovered() { return g.hovered; }
-double mouse_x() { return data_x(g.mouse.x); }
+bool hovered() {
+  return g.hovered;
+}
+double mouse_x() {
+  return data_x(g.mouse.x);
+}
 
-bool visible(const char* label) { return !g.storage || !g.storage->GetBool(key(label), false); }
+bool visible(const char* label) {
+  return !g.storage || !g.storage->GetBool(key(label), false);
+}
 
 bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Options options) {
   ImGui::PushID(id);
@@ -272,7 +291,9 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   // the legend needed last frame (end() measures it), so neither ever covers the data or
   // the other.
   const int legend_rows = g.storage->GetInt(key("##legend_rows"), 0);
-  g.area_min = ImVec2(pos.x + left, pos.y + font * 1.4f + static_cast<float>(std::max(0, legend_rows - 1)) * font * 1.25f);
+  g.area_min =
+      ImVec2(pos.x + left,
+             pos.y + font * 1.4f + static_cast<float>(std::max(0, legend_rows - 1)) * font * 1.25f);
   g.area_max = ImVec2(pos.x + size.x - font * 0.8f, pos.y + size.y - font * 2.6f);
 
   ImDrawList* dl = g.draw;
@@ -292,11 +313,12 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
     for (double t : xt) {
       const int index = static_cast<int>(t - g.x.min);
       const std::string s = !g.x.index_ticks ? format_tick(t, step)
-                            : g.x.tick_names  ? std::string(g.x.tick_names[index])
-                                              : std::to_string(index);
+                            : g.x.tick_names ? std::string(g.x.tick_names[index])
+                                             : std::to_string(index);
       widest = std::max(widest, ImGui::CalcTextSize(s.c_str()).x);
     }
-    const float spacing = xt.size() > 1 ? (to_screen(xt[1], g.y.min).x - to_screen(xt[0], g.y.min).x) : 1e9f;
+    const float spacing =
+        xt.size() > 1 ? (to_screen(xt[1], g.y.min).x - to_screen(xt[0], g.y.min).x) : 1e9f;
     if (spacing >= widest + font || x_ticks <= 1) break;
   }
   for (double t : xt) {
@@ -304,11 +326,12 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
     if (!g.x.index_ticks) dl->AddLine(ImVec2(px, g.area_min.y), ImVec2(px, g.area_max.y), grid);
     const int index = static_cast<int>(t - g.x.min);
     const std::string s = !g.x.index_ticks ? format_tick(t, step)
-                          : g.x.tick_names  ? std::string(g.x.tick_names[index])
-                                            : std::to_string(index);
+                          : g.x.tick_names ? std::string(g.x.tick_names[index])
+                                           : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     const float right_edge = g.frame_max.x - ts.x - 2;  // keep the last label inside the frame
-    put_text(dl, ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label, s.c_str());
+    put_text(dl, ImVec2(std::min(px - ts.x * 0.5f, right_edge), g.area_max.y + font * 0.2f), label,
+             s.c_str());
   }
   // Named rows only need one line of text each; numeric ticks want more air.
   const float y_spacing = g.y.index_ticks ? font * 1.1f : font * 2.2f;
@@ -319,11 +342,12 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
     if (!g.y.index_ticks) dl->AddLine(ImVec2(g.area_min.x, py), ImVec2(g.area_max.x, py), grid);
     const int index = static_cast<int>(g.y.max - t);
     const std::string s = !g.y.index_ticks ? format_tick(t, step)
-                          : g.y.tick_names  ? std::string(g.y.tick_names[index])
-                                            : std::to_string(index);
+                          : g.y.tick_names ? std::string(g.y.tick_names[index])
+                                           : std::to_string(index);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     // Centred on its tick, but never up into the title strip or down among the x labels.
-    const float top = std::clamp(py - ts.y * 0.5f, g.area_min.y - font * 0.2f, g.area_max.y - ts.y + font * 0.2f);
+    const float top =
+        std::clamp(py - ts.y * 0.5f, g.area_min.y - font * 0.2f, g.area_max.y - ts.y + font * 0.2f);
     // In a very short plot the clamped labels can meet: the tick keeps its line, not its label.
     if (top < last_label_bottom && top + ts.y > last_label_top) continue;
     last_label_top = top;
@@ -337,7 +361,8 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   if (g.x.label && *g.x.label) {
     const std::string title = fit_text(g.x.label, title_room);
     const float w = ImGui::CalcTextSize(title.c_str()).x;
-    const float x = std::clamp((g.area_min.x + g.area_max.x - w) * 0.5f, pos.x + font * 0.4f, pos.x + size.x - w - font * 0.4f);
+    const float x = std::clamp((g.area_min.x + g.area_max.x - w) * 0.5f, pos.x + font * 0.4f,
+                               pos.x + size.x - w - font * 0.4f);
     put_text(dl, ImVec2(x, g.area_max.y + font * 1.3f), label, title.c_str());
   }
   if (g.y.label && *g.y.label) {
@@ -350,14 +375,16 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
   return true;
 }
 
-void line(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color, float thickness) {
+void line(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color,
+          float thickness) {
   const std::size_t n = std::min(xs.size(), ys.size());
   const bool shown = !(label && *label) || visible(label);
   if (shown) {
     std::vector<ImVec2> points;
     points.reserve(n);
     auto flush = [&] {
-      if (points.size() >= 2) g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
+      if (points.size() >= 2)
+        g.draw->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, thickness);
       points.clear();
     };
     for (std::size_t i = 0; i < n; ++i) {
@@ -370,11 +397,14 @@ void line(const char* label, std::span<const double> xs, std::span<const double>
     flush();
   }
   if (label && *label)
-    g.series.push_back({label, color, {xs.begin(), xs.begin() + static_cast<long>(n)},
+    g.series.push_back({label,
+                        color,
+                        {xs.begin(), xs.begin() + static_cast<long>(n)},
                         {ys.begin(), ys.begin() + static_cast<long>(n)}});
 }
 
-void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to, ImU32 color) {
+void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to,
+                 ImU32 color) {
   const std::size_t n = std::min(xs.size(), ys.size());
   const float base = g.area_max.y;
   for (std::size_t i = 0; i + 1 < n; ++i) {
@@ -396,14 +426,16 @@ void shade_under(std::span<const double> xs, std::span<const double> ys, double 
   }
 }
 
-void bars(const char* label, std::span<const double> xs, std::span<const double> ys, double width, ImU32 color) {
+void bars(const char* label, std::span<const double> xs, std::span<const double> ys, double width,
+          ImU32 color) {
   const bool shown = !(label && *label) || visible(label);
   const std::size_t n = std::min(xs.size(), ys.size());
   for (std::size_t i = 0; shown && i < n; ++i) {
     if (!(ys[i] > 0.0)) continue;
     const ImVec2 a = to_screen(xs[i] - width / 2, ys[i]);
     const ImVec2 b = to_screen(xs[i] + width / 2, g.y.min);
-    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y), color);
+    g.draw->AddRectFilled(ImVec2(a.x + 0.5f, a.y), ImVec2(std::max(a.x + 1.5f, b.x - 0.5f), b.y),
+                          color);
   }
   if (label && *label) g.legend_only.emplace_back(label, color);
 }
@@ -417,8 +449,10 @@ ImVec2 place_line_label(ImVec2 at, ImVec2 size, bool rightwards) {
     moved = false;
     for (const ImVec4& r : g.line_labels)
       if (at.x < r.z && at.x + size.x > r.x && at.y < r.w && at.y + size.y > r.y) {
-        if (rightwards) at.x = r.z + ImGui::GetFontSize() * 0.5f;
-        else at.y = r.w + 1;
+        if (rightwards)
+          at.x = r.z + ImGui::GetFontSize() * 0.5f;
+        else
+          at.y = r.w + 1;
         moved = true;
       }
   }
@@ -435,7 +469,8 @@ void hline(const char* label, double y, ImU32 color, float thickness) {
     const float font = ImGui::GetFontSize();
     const float above = py - font - 1;
     const ImVec2 size = ImGui::CalcTextSize(label);
-    const ImVec2 at = place_line_label(ImVec2(g.area_min.x + 4, above >= g.area_min.y ? above : py + 1), size, true);
+    const ImVec2 at = place_line_label(
+        ImVec2(g.area_min.x + 4, above >= g.area_min.y ? above : py + 1), size, true);
     put_text(g.draw, at, color, label);
   }
 }
@@ -447,14 +482,16 @@ void vline(const char* label, double x, ImU32 color, float thickness) {
     // Label on the side with more room, so it stays clear of the legend in the top-right.
     const ImVec2 size = ImGui::CalcTextSize(label);
     const bool left = px > (g.area_min.x + g.area_max.x) * 0.5f;
-    const ImVec2 at = place_line_label(ImVec2(left ? px - size.x - 4 : px + 4, g.area_min.y + 2), size, false);
+    const ImVec2 at =
+        place_line_label(ImVec2(left ? px - size.x - 4 : px + 4, g.area_min.y + 2), size, false);
     put_text(g.draw, at, color, label);
   }
 }
 
 namespace {
 // Shared by the draggable lines: a press near the line takes it, moves follow the mouse.
-bool drag_line(const char* label, double* value, double lo, double hi, bool horizontal, float line_px) {
+bool drag_line(const char* label, double* value, double lo, double hi, bool horizontal,
+               float line_px) {
   const ImGuiID id = key(label) + 1;  // distinct from the visibility key of the same label
   const ImGuiID dragging = key("##dragging");
   const float mouse_px = horizontal ? g.mouse.y : g.mouse.x;
@@ -501,7 +538,9 @@ int cells_per_block(float cell_pixels) {
   return std::max(1, static_cast<int>(std::ceil(2.0f / std::max(cell_pixels, 1e-3f))));
 }
 
-bool cells_have_gaps(float cell_w, float cell_h) { return cell_w > 6 && cell_h > 6; }
+bool cells_have_gaps(float cell_w, float cell_h) {
+  return cell_w > 6 && cell_h > 6;
+}
 
 void heatmap(int rows, int cols, double x0, double x1, double y0, double y1,
              HeatCell (*cell)(int row, int col, void* context), void* context) {
@@ -547,7 +586,9 @@ void rect(double x0, double y0, double x1, double y1, ImU32 color) {
   g.draw->AddRectFilled(a, ImVec2(std::max(b.x, a.x + 1.0f), b.y), color);
 }
 
-void text(double x, double y, ImU32 color, const char* s) { put_text(g.draw, to_screen(x, y), color, s); }
+void text(double x, double y, ImU32 color, const char* s) {
+  put_text(g.draw, to_screen(x, y), color, s);
+}
 
 void end() {
   ImDrawList* dl = g.draw;
@@ -560,10 +601,13 @@ void end() {
   bool legend_click = false;
   int rows = 0;
   if (g.options.legend && !entries.empty()) {
-    const ImVec2 clip_min(std::max(g.frame_min.x, g.outer_clip_min.x), std::max(g.frame_min.y, g.outer_clip_min.y));
-    const ImVec2 clip_max(std::min(g.frame_max.x, g.outer_clip_max.x), std::min(g.frame_max.y, g.outer_clip_max.y));
+    const ImVec2 clip_min(std::max(g.frame_min.x, g.outer_clip_min.x),
+                          std::max(g.frame_min.y, g.outer_clip_min.y));
+    const ImVec2 clip_max(std::min(g.frame_max.x, g.outer_clip_max.x),
+                          std::min(g.frame_max.y, g.outer_clip_max.y));
     dl->PushClipRect(clip_min, clip_max, false);
-    const float title = g.y_title.empty() ? 0.0f : ImGui::CalcTextSize(g.y_title.c_str()).x + font * 1.4f;
+    const float title =
+        g.y_title.empty() ? 0.0f : ImGui::CalcTextSize(g.y_title.c_str()).x + font * 1.4f;
     const float row_h = font * 1.25f;
     const float left = g.frame_min.x + font * 0.4f, right = g.frame_max.x - font * 0.4f;
     float x = left + title, y = g.frame_min.y + font * 0.1f;
@@ -586,7 +630,8 @@ void end() {
       }
       dl->AddRectFilled(ImVec2(x, y + font * 0.25f), ImVec2(x + font * 0.7f, y + font * 0.95f),
                         shown ? e.second : colors::with_alpha(e.second, 60));
-      put_text(dl, ImVec2(x + font * 1.0f, y), shown ? palette().ink : palette().ink_dim, e.first.c_str());
+      put_text(dl, ImVec2(x + font * 1.0f, y), shown ? palette().ink : palette().ink_dim,
+               e.first.c_str());
       x += w;
     }
     dl->PopClipRect();
@@ -595,14 +640,17 @@ void end() {
   if (!legend_click) handle_zoom_and_pan();
 
   // Hover readout: a crosshair and each labelled line's value under the mouse.
-  if (g.hovered && !g.active && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x && !g.series.empty()) {
-    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y), colors::with_alpha(palette().ink, 90));
+  if (g.hovered && !g.active && g.mouse.x >= g.area_min.x && g.mouse.x <= g.area_max.x &&
+      !g.series.empty()) {
+    dl->AddLine(ImVec2(g.mouse.x, g.area_min.y), ImVec2(g.mouse.x, g.area_max.y),
+                colors::with_alpha(palette().ink, 90));
     const double x = data_x(g.mouse.x);
     ImGui::BeginTooltip();
     ImGui::Text("%s = %.4g", (g.x.label && *g.x.label) ? g.x.label : "x", x);
     for (const auto& s : g.series) {
       if (!visible(s.label.c_str())) continue;
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4g", s.label.c_str(), interpolate(s, x));
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4g", s.label.c_str(),
+                         interpolate(s, x));
     }
     ImGui::EndTooltip();
   }

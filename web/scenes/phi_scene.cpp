@@ -37,28 +37,31 @@ Scene pause_crash_scene(double interval_ms, const PhiSceneHooks& hooks) {
   // What the pause beat measured, for the crash beat to compare with.
   auto std_before = std::make_shared<double>(0.0);
   std::vector<SceneBeat> beats;
-  beats.push_back({Millis{0},
-                   printf_string("A healthy sender: one heartbeat every %.0f ms, with a little jitter. "
-                                 "The detector learns the gaps; phi drops to 0 at each arrival and "
-                                 "stays far below the red threshold line.",
-                                 interval_ms),
-                   [hooks] { hooks.mark(); }});
-  beats.push_back({kPauseAt,
-                   printf_string("%.1f s: the sender freezes for %lld ms (a stop-the-world pause). "
-                                 "No heartbeats: the silence grows and phi climbs.",
-                                 kPauseAt.count() / 1000.0, static_cast<long long>(kPauseFor.count())),
-                   [hooks, std_before] {
-                     *std_before = hooks.read().std_ms;
-                     hooks.mark();
-                     hooks.pause_sender(kPauseFor);
-                   }});
+  beats.push_back(
+      {Millis{0},
+       printf_string("A healthy sender: one heartbeat every %.0f ms, with a little jitter. "
+                     "The detector learns the gaps; phi drops to 0 at each arrival and "
+                     "stays far below the red threshold line.",
+                     interval_ms),
+       [hooks] { hooks.mark(); }});
+  beats.push_back(
+      {kPauseAt,
+       printf_string("%.1f s: the sender freezes for %lld ms (a stop-the-world pause). "
+                     "No heartbeats: the silence grows and phi climbs.",
+                     kPauseAt.count() / 1000.0, static_cast<long long>(kPauseFor.count())),
+       [hooks, std_before] {
+         *std_before = hooks.read().std_ms;
+         hooks.mark();
+         hooks.pause_sender(kPauseFor);
+       }});
   beats.push_back({kPauseToldAt, "", [hooks, std_before] {
                      const PhiReadout r = hooks.read();
                      const std::string verdict =
                          r.peak_phi >= r.threshold
-                             ? printf_string("it passed the threshold %.0f and suspected a live "
-                                             "sender for %.0f ms: a false suspicion.",
-                                             r.threshold, r.false_suspicion_ms)
+                             ? printf_string(
+                                   "it passed the threshold %.0f and suspected a live "
+                                   "sender for %.0f ms: a false suspicion.",
+                                   r.threshold, r.false_suspicion_ms)
                              : printf_string("just under the threshold %.0f: a near miss.",
                                              r.threshold);
                      hooks.narrate(printf_string(
@@ -77,22 +80,22 @@ Scene pause_crash_scene(double interval_ms, const PhiSceneHooks& hooks) {
                      hooks.mark();
                      hooks.crash_sender();
                    }});
-  beats.push_back({kCrashToldAt, "", [hooks] {
-                     const PhiReadout r = hooks.read();
-                     if (r.detection_ms)
-                       hooks.narrate(printf_string(
-                           "Detected %.0f ms after the crash: phi passed %.0f after %.0f ms of "
-                           "silence and stays there (now %s). The pause cost %zu false "
-                           "suspicion%s; a lower threshold detects sooner and suspects more.",
-                           *r.detection_ms, r.threshold, r.silence_at_detection_ms.value_or(0.0),
-                           phi_text(r.phi).c_str(), r.false_alarms, r.false_alarms == 1 ? "" : "s"));
-                     else
-                       hooks.narrate(printf_string(
-                           "%.1f s after the crash phi is %s, still under %.0f: not detected yet.",
-                           (kCrashToldAt - kCrashAt).count() / 1000.0, phi_text(r.phi).c_str(),
-                           r.threshold));
-                     hooks.hold();
-                   }});
+  beats.push_back(
+      {kCrashToldAt, "", [hooks] {
+         const PhiReadout r = hooks.read();
+         if (r.detection_ms)
+           hooks.narrate(printf_string(
+               "Detected %.0f ms after the crash: phi passed %.0f after %.0f ms of "
+               "silence and stays there (now %s). The pause cost %zu false "
+               "suspicion%s; a lower threshold detects sooner and suspects more.",
+               *r.detection_ms, r.threshold, r.silence_at_detection_ms.value_or(0.0),
+               phi_text(r.phi).c_str(), r.false_alarms, r.false_alarms == 1 ? "" : "s"));
+         else
+           hooks.narrate(printf_string(
+               "%.1f s after the crash phi is %s, still under %.0f: not detected yet.",
+               (kCrashToldAt - kCrashAt).count() / 1000.0, phi_text(r.phi).c_str(), r.threshold));
+         hooks.hold();
+       }});
   return Scene(kPauseCrashScene, std::move(beats));
 }
 

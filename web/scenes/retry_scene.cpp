@@ -7,7 +7,9 @@ namespace vigil::web {
 
 namespace {
 
-Millis second(int s) { return Millis{static_cast<std::int64_t>(s) * 1000}; }
+Millis second(int s) {
+  return Millis{static_cast<std::int64_t>(s) * 1000};
+}
 
 std::string printf_string(const char* fmt, auto... args) {
   char buf[512];
@@ -32,13 +34,14 @@ std::string count(double v) {
 
 Scene fleet_outage_scene(const FleetReadout& setup, const FleetSceneHooks& hooks) {
   std::vector<SceneBeat> beats;
-  beats.push_back({second(0),
-                   printf_string("An outage has just ended: at t = 0 all %s clients saw a call fail, and "
-                                 "the server is back with room for %s req/s. Three fleets retry: "
-                                 "without backoff (red), with exponential backoff (orange), and with "
-                                 "exponential backoff and full jitter (green).",
-                                 count(setup.clients).c_str(), count(setup.capacity_rps).c_str()),
-                   [hooks] { hooks.show_three(); }});
+  beats.push_back(
+      {second(0),
+       printf_string("An outage has just ended: at t = 0 all %s clients saw a call fail, and "
+                     "the server is back with room for %s req/s. Three fleets retry: "
+                     "without backoff (red), with exponential backoff (orange), and with "
+                     "exponential backoff and full jitter (green).",
+                     count(setup.clients).c_str(), count(setup.capacity_rps).c_str()),
+       [hooks] { hooks.show_three(); }});
   beats.push_back({second(1), "", [hooks] {
                      const FleetReadout r = hooks.read();
                      hooks.narrate(printf_string(
@@ -55,41 +58,43 @@ Scene fleet_outage_scene(const FleetReadout& setup, const FleetSceneHooks& hooks
                          "Exponential backoff without jitter: every client waits the same 1 s, "
                          "2 s, 4 s..., so they all retry in the same instant. Its busiest 100 ms "
                          "ran at %s req/s, %.0fx capacity, and %s clients are still waiting.",
-                         count(r.exponential.peak_rps).c_str(), r.exponential.peak_rps / r.capacity_rps,
+                         count(r.exponential.peak_rps).c_str(),
+                         r.exponential.peak_rps / r.capacity_rps,
                          count(static_cast<double>(r.exponential.waiting)).c_str()));
                    }});
-  beats.push_back({second(6), "", [hooks] {
-                     const FleetReadout r = hooks.read();
-                     const std::string none =
-                         r.none.waiting == 0
-                             ? printf_string("no backoff has got everyone through by brute force: "
-                                             "%s calls for %s clients",
-                                             count(static_cast<double>(r.none.calls)).c_str(),
-                                             count(r.clients).c_str())
-                             : printf_string("no backoff has made %s calls and %s clients still wait",
-                                             count(static_cast<double>(r.none.calls)).c_str(),
-                                             count(static_cast<double>(r.none.waiting)).c_str());
-                     hooks.narrate(printf_string(
-                         "6 s: %s. Full jitter has made %s calls so far; %s clients wait.",
-                         none.c_str(),
-                         count(static_cast<double>(r.full_jitter.calls)).c_str(),
-                         count(static_cast<double>(r.full_jitter.waiting)).c_str()));
-                   }});
-  beats.push_back({second(20), "", [hooks] {
-                     const FleetReadout r = hooks.read();
-                     const std::string jitter =
-                         r.full_jitter.waiting == 0
-                             ? printf_string("full jitter has answered every client, with %s calls",
-                                             count(static_cast<double>(r.full_jitter.calls)).c_str())
-                             : printf_string("full jitter has %s clients left after %s calls",
-                                             count(static_cast<double>(r.full_jitter.waiting)).c_str(),
-                                             count(static_cast<double>(r.full_jitter.calls)).c_str());
-                     hooks.narrate(printf_string(
-                         "20 s: %s; no backoff needed %s. Without jitter %s clients still wait: "
-                         "each synchronised wave finds room for a few.",
-                         jitter.c_str(), count(static_cast<double>(r.none.calls)).c_str(),
-                         count(static_cast<double>(r.exponential.waiting)).c_str()));
-                   }});
+  beats.push_back(
+      {second(6), "", [hooks] {
+         const FleetReadout r = hooks.read();
+         const std::string none =
+             r.none.waiting == 0
+                 ? printf_string(
+                       "no backoff has got everyone through by brute force: "
+                       "%s calls for %s clients",
+                       count(static_cast<double>(r.none.calls)).c_str(), count(r.clients).c_str())
+                 : printf_string("no backoff has made %s calls and %s clients still wait",
+                                 count(static_cast<double>(r.none.calls)).c_str(),
+                                 count(static_cast<double>(r.none.waiting)).c_str());
+         hooks.narrate(
+             printf_string("6 s: %s. Full jitter has made %s calls so far; %s clients wait.",
+                           none.c_str(), count(static_cast<double>(r.full_jitter.calls)).c_str(),
+                           count(static_cast<double>(r.full_jitter.waiting)).c_str()));
+       }});
+  beats.push_back(
+      {second(20), "", [hooks] {
+         const FleetReadout r = hooks.read();
+         const std::string jitter =
+             r.full_jitter.waiting == 0
+                 ? printf_string("full jitter has answered every client, with %s calls",
+                                 count(static_cast<double>(r.full_jitter.calls)).c_str())
+                 : printf_string("full jitter has %s clients left after %s calls",
+                                 count(static_cast<double>(r.full_jitter.waiting)).c_str(),
+                                 count(static_cast<double>(r.full_jitter.calls)).c_str());
+         hooks.narrate(
+             printf_string("20 s: %s; no backoff needed %s. Without jitter %s clients still wait: "
+                           "each synchronised wave finds room for a few.",
+                           jitter.c_str(), count(static_cast<double>(r.none.calls)).c_str(),
+                           count(static_cast<double>(r.exponential.waiting)).c_str()));
+       }});
   return Scene(kOutageStormScene, std::move(beats));
 }
 
@@ -97,13 +102,14 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
   const int start = static_cast<int>(setup.trigger_at_s);
   const int end = static_cast<int>(setup.trigger_at_s + setup.trigger_seconds);
   std::vector<SceneBeat> beats;
-  beats.push_back({second(0),
-                   printf_string("Steady: %s requests a second reach a server that serves %s. A "
-                                 "client waits %.0f ms for an answer, then retries. Goodput (green) "
-                                 "follows the arrivals.",
-                                 count(setup.arrival_rps).c_str(), count(setup.capacity_rps).c_str(),
-                                 setup.timeout_ms),
-                   nullptr});
+  beats.push_back(
+      {second(0),
+       printf_string("Steady: %s requests a second reach a server that serves %s. A "
+                     "client waits %.0f ms for an answer, then retries. Goodput (green) "
+                     "follows the arrivals.",
+                     count(setup.arrival_rps).c_str(), count(setup.capacity_rps).c_str(),
+                     setup.timeout_ms),
+       nullptr});
   beats.push_back({second(start), "", [hooks] {
                      const ServerReadout r = hooks.read();
                      hooks.narrate(printf_string(
@@ -112,8 +118,8 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
                          "past %.0f ms, and their clients retry.",
                          r.run.second, count(static_cast<double>(r.run.goodput)).c_str(),
                          count(static_cast<double>(r.run.queue)).c_str(), r.trigger_seconds,
-                         100.0 * r.trigger_capacity, count(r.capacity_rps * r.trigger_capacity).c_str(),
-                         r.timeout_ms));
+                         100.0 * r.trigger_capacity,
+                         count(r.capacity_rps * r.trigger_capacity).c_str(), r.timeout_ms));
                    }});
   beats.push_back({second(start + 3), "", [hooks] {
                      const ServerReadout r = hooks.read();
@@ -133,25 +139,28 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
                          "The slowdown ended 3 s ago and the server is back at %s req/s, yet "
                          "clients still send %s: retries of requests that timed out in the queue "
                          "keep it full. It serves %s a second; goodput %s.",
-                         count(r.capacity_rps).c_str(), count(static_cast<double>(r.run.offered)).c_str(),
+                         count(r.capacity_rps).c_str(),
+                         count(static_cast<double>(r.run.offered)).c_str(),
                          count(static_cast<double>(r.run.throughput)).c_str(),
                          count(static_cast<double>(r.run.goodput)).c_str()));
                    }});
-  beats.push_back({second(end + 11), "", [hooks] {
-                     const ServerReadout r = hooks.read();
-                     hooks.narrate(printf_string(
-                         "11 s after the slowdown: still stuck. Goodput %s req/s against %s before; "
-                         "%.0f%% of the server's work so far answered nobody. Its cause is gone "
-                         "but the failure stays: it is metastable.",
-                         count(static_cast<double>(r.run.goodput)).c_str(), count(r.arrival_rps).c_str(),
-                         100.0 * r.run.wasted_share));
-                   }});
-  beats.push_back({second(kServerActTwoAt),
-                   printf_string("Act 2: the same slowdown, but clients keep a retry budget: retries "
-                                 "at most %.0f%% of first attempts. Top: with the budget; below: "
-                                 "without, as before.",
-                                 100.0 * setup.budget_ratio),
-                   [hooks] { hooks.budget_act(); }});
+  beats.push_back(
+      {second(end + 11), "", [hooks] {
+         const ServerReadout r = hooks.read();
+         hooks.narrate(printf_string(
+             "11 s after the slowdown: still stuck. Goodput %s req/s against %s before; "
+             "%.0f%% of the server's work so far answered nobody. Its cause is gone "
+             "but the failure stays: it is metastable.",
+             count(static_cast<double>(r.run.goodput)).c_str(), count(r.arrival_rps).c_str(),
+             100.0 * r.run.wasted_share));
+       }});
+  beats.push_back(
+      {second(kServerActTwoAt),
+       printf_string("Act 2: the same slowdown, but clients keep a retry budget: retries "
+                     "at most %.0f%% of first attempts. Top: with the budget; below: "
+                     "without, as before.",
+                     100.0 * setup.budget_ratio),
+       [hooks] { hooks.budget_act(); }});
   beats.push_back({second(kServerActTwoAt + start + 3), "", [hooks] {
                      const ServerReadout r = hooks.read();
                      hooks.narrate(printf_string(
@@ -166,10 +175,11 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
                      const ServerReadout r = hooks.read();
                      const std::string recovery =
                          r.run.recovered_second >= 0
-                             ? printf_string("goodput was back to normal %d s after the slowdown "
-                                             "and is now %s req/s",
-                                             r.run.recovered_second + 1 - end,
-                                             count(static_cast<double>(r.run.goodput)).c_str())
+                             ? printf_string(
+                                   "goodput was back to normal %d s after the slowdown "
+                                   "and is now %s req/s",
+                                   r.run.recovered_second + 1 - end,
+                                   count(static_cast<double>(r.run.goodput)).c_str())
                              : printf_string("goodput is %s req/s",
                                              count(static_cast<double>(r.run.goodput)).c_str());
                      hooks.narrate(printf_string(

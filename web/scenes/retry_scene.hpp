@@ -42,7 +42,7 @@ struct ServerRunReadout {
   std::int64_t throughput = 0;
   std::int64_t goodput = 0;
   std::int64_t queue = 0;
-  double wasted_share = 0;  // completions nobody waited for, over the run so far
+  double wasted_share = 0;    // completions nobody waited for, over the run so far
   int recovered_second = -1;  // the first second after the trigger with goodput back near arrivals
 };
 

@@ -4,7 +4,8 @@
 
 namespace vigil::web {
 
-Scene::Scene(std::string name, std::vector<SceneBeat> beats) : name_(std::move(name)), beats_(std::move(beats)) {}
+Scene::Scene(std::string name, std::vector<SceneBeat> beats)
+    : name_(std::move(name)), beats_(std::move(beats)) {}
 
 std::size_t Scene::run_due(Millis since_start) {
   std::size_t ran = 0;
@@ -18,7 +19,9 @@ std::size_t Scene::run_due(Millis since_start) {
   return ran;
 }
 
-Millis Scene::next_at() const { return finished() ? Millis::max() : beats_[next_].at; }
+Millis Scene::next_at() const {
+  return finished() ? Millis::max() : beats_[next_].at;
+}
 
 const std::string& Scene::caption() const {
   static const std::string kNone;

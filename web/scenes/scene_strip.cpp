@@ -10,7 +10,8 @@
 
 namespace vigil::web {
 
-SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_unit, CaptionRoom& room) {
+SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_unit,
+                            CaptionRoom& room) {
   SceneInput input;
   ImGui::PushID("scene-strip");
   // The caption is what the story says now: in the ink colour and a little larger than the
@@ -18,7 +19,8 @@ SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_u
   const float width = ImGui::GetContentRegionAvail().x;
   if (width != room.width) room = {width, 0.0f};  // rewrapped: measure afresh
   ImGui::SetWindowFontScale(1.1f);
-  const char* text = scene.started() ? scene.caption().c_str() : "The story starts when the demo is on screen.";
+  const char* text =
+      scene.started() ? scene.caption().c_str() : "The story starts when the demo is on screen.";
   // A shorter caption than the tallest so far sits on the buttons, its spare room above it.
   const float height = ImGui::CalcTextSize(text, nullptr, false, width).y;
   room.height = std::max(room.height, height);

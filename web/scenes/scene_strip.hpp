@@ -21,6 +21,7 @@ struct SceneInput {
 // The strip a scripted demo shows above its plots: the caption, wrapped to the width (a phone's
 // 320 px included), then `replay`, `step`, `pause`/`play` and "beat k of n". `step_unit` says
 // in the step button's tooltip what one step is in this demo.
-SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_unit, CaptionRoom& room);
+SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_unit,
+                            CaptionRoom& room);
 
 }  // namespace vigil::web

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "scenes/scene.hpp"
 #include <vigil/sim/swim_cluster.hpp>
+#include "scenes/scene.hpp"
 
 namespace vigil::web {
 
