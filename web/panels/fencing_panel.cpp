@@ -120,10 +120,15 @@ void cross(ImDrawList* dl, ImVec2 p, float r, ImU32 color, float thickness = 2.5
 
 // Text centred horizontally on x with its middle at y, kept inside [lo, hi].
 // With `backing`, on a dark box, for text that may cross lines.
+// Where a label of width w centred on x starts, kept between lo and hi.
+float label_left(float x, float w, float lo, float hi) {
+  return std::clamp(x - w * 0.5f, lo, std::max(lo, hi - w));
+}
+
 void label(ImDrawList* dl, float x, float y, float lo, float hi, ImU32 color, const char* s,
            bool backing = false) {
   const ImVec2 size = ImGui::CalcTextSize(s);
-  const float left = std::clamp(x - size.x * 0.5f, lo, std::max(lo, hi - size.x));
+  const float left = label_left(x, size.x, lo, hi);
   const ImVec2 at(left, y - size.y * 0.5f);
   if (backing)
     dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
@@ -432,7 +437,12 @@ void FencingPanel::draw_lanes(float height) {
     dl->AddRectFilled(ImVec2(a.x, a.y - lane_px * 0.42f), ImVec2(b.x, b.y + lane_px * 0.42f),
                       frozen_color());
     const char* text = wake_at >= 0 ? "frozen (GC pause)" : "frozen (GC pause)...";
-    if (b.x - a.x > ImGui::CalcTextSize(text).x + 8)
+    // The write the old leader makes on waking is labelled centred on the band's right end, at
+    // the same height on a narrow lane: the caption needs half that label's width more room.
+    float room = ImGui::CalcTextSize(text).x + 8;
+    if (wake_at >= 0 && run_.wake_write < run_.events.size())
+      room += ImGui::CalcTextSize(run_.events[run_.wake_write].value.c_str()).x * 0.5f + 4;
+    if (b.x - a.x > room)
       plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::palette().ink, text);
     if (wake_at >= 0) life_line(1, wake_at, old_until, old_color());
   } else {
@@ -468,7 +478,17 @@ void FencingPanel::draw_lanes(float height) {
   }
 
   // Events: writes travel down to the resource, renewals tick, refusals cross.
-  float last_label_x[kLanes] = {-1e9f, -1e9f, -1e9f, -1e9f};
+  // Write labels are skipped where they would touch the previous one on their lane, as drawn
+  // (clamped to the plot), or the stale write's, which is always drawn.
+  float last_label_right[kLanes] = {-1e9f, -1e9f, -1e9f, -1e9f};
+  float stale_from = 1e9f, stale_to = -1e9f;
+  if (run_.stale_write && run_.wake_write < shown_) {
+    const Event& e = run_.events[run_.wake_write];
+    const float w = ImGui::CalcTextSize(e.value.c_str()).x;
+    stale_from =
+        label_left(at(static_cast<double>(e.at.count()), lane_of(e.actor)).x, w, left, right);
+    stale_to = stale_from + w;
+  }
   for (std::size_t i = 0; i < shown_; ++i) {
     const Event& e = run_.events[i];
     const double t = static_cast<double>(e.at.count());
@@ -492,9 +512,13 @@ void FencingPanel::draw_lanes(float height) {
           cross(dl, r, dot, c);
         // Values above their dots when there is room; the stale write's always.
         const float w = ImGui::CalcTextSize(e.value.c_str()).x;
-        if (stale || p.x - last_label_x[lane] > w + 6) {
+        const float from = label_left(p.x, w, left, right);
+        const bool clear =
+            from > last_label_right[lane] + 6 && (lane != lane_of(Actor::old_leader) ||
+                                                  from + w + 6 < stale_from || from > stale_to + 6);
+        if (stale || clear) {
           label(dl, p.x, p.y - dot - font * 0.55f, left, right, stale ? c : ink(), e.value.c_str());
-          last_label_x[lane] = p.x;
+          last_label_right[lane] = from + w;
         }
         break;
       }
