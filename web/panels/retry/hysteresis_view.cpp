@@ -166,7 +166,7 @@ void HysteresisView::draw_controls() {
       hint(sweep_->done() ? "no collapse in this range" : "collapse: ...");
     if (defaults) {
       ImGui::SameLine();
-      hint("(reference ~950)");
+      hint("(expected ~950)");
     }
     if (r.recovery_load)
       ImGui::TextColored(to_vec4(recovery_color()), "recovery at %.0f req/s", *r.recovery_load);
@@ -174,7 +174,7 @@ void HysteresisView::draw_controls() {
       hint(sweep_->done() ? "no recovery in this range" : "recovery: ...");
     if (defaults) {
       ImGui::SameLine();
-      hint("(reference ~320)");
+      hint("(expected ~320)");
     }
     if (r.collapse_load && r.recovery_load)
       ImGui::Text("stuck in the storm for %.0f req/s", *r.collapse_load - *r.recovery_load);
