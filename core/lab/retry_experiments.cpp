@@ -147,7 +147,7 @@ Result<std::vector<retry::Equilibrium>> run_equilibria(const retry::HysteresisMo
   if (!retry::hysteresis_param::lambda_min.contains(lambda0))
     return Error{"--equilibria must be a load in " +
                  retry::hysteresis_param::lambda_min.range_text() + ", got " +
-                 retry::number_text(lambda0)};
+                 number_text(lambda0)};
   return retry::equilibria(model, lambda0);
 }
 

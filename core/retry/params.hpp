@@ -1,48 +1,13 @@
 #pragma once
 
 #include <array>
-#include <limits>
-#include <string>
-#include <string_view>
 
-#include <vigil/base/result.hpp>
+#include <vigil/base/param_spec.hpp>
 
 namespace vigil::retry {
 
-// One numeric parameter of a retry model, written down once. The models take their defaults and
-// their range checks from it, `vigil lab retry ...` its flags, --help text and range errors, and
-// the web demo its URL keys and sliders.
-struct ParamSpec {
-  std::string_view flag = {};   // the CLI option, without "--"
-  std::string_view key = {};    // the web page's URL key, when it is not the flag
-  std::string_view alias = {};  // another URL key the page also reads, or empty
-  std::string_view label = {};  // the web slider's label
-  std::string_view unit = {};   // empty when dimensionless
-  std::string_view help = {};   // one line of --help
-  double def = 0.0;
-  double min = 0.0, max = 0.0;  // what the model accepts
-  bool min_open = false;        // min itself excluded: (min, max]
-  // The web slider's range, inside [min, max]: what a page can explore within a frame's work.
-  double view_min = 0.0, view_max = 0.0;
-  bool integer = false;
-  bool log = false;  // the slider moves on a log scale
-  int digits = 0;    // decimals the slider shows
-
-  constexpr std::string_view url_key() const { return key.empty() ? flag : key; }
-  constexpr bool contains(double v) const {
-    return (min_open ? v > min : v >= min) && v <= max &&
-           (!integer || v == static_cast<long long>(v));
-  }
-  // "[1, 64]" or "(0, 10000] ms".
-  std::string range_text() const;
-  // The default as the CLI prints and reads it: "4000", "0.5".
-  std::string default_text() const;
-  // Ok when `v` is in range, else "--flag must be in RANGE, got V".
-  Status check(double v) const;
-};
-
-// The shortest text for a number that reads back as the same double ("1", "0.05", "10000000").
-std::string number_text(double x);
+// The retry demos' parameters (see ParamSpec): the models' defaults and ranges, the flags of
+// `vigil lab retry ...` and the web demos' URL keys and sliders.
 
 // Every run of the time demos (fleet, server) starts from this PRNG seed unless told otherwise.
 inline constexpr ParamSpec kSeedParam{.flag = "seed",

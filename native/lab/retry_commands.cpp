@@ -1,63 +1,15 @@
 // `vigil lab retry chain|hysteresis|fleet|server`: retry storms.
-#include <array>
-#include <optional>
-
 #include <vigil/lab/retry_experiments.hpp>
 #include <vigil/retry/backoff.hpp>
 #include <vigil/retry/params.hpp>
 #include "lab/lab_command.hpp"
+#include "lab/param_options.hpp"
 
 namespace vigil::native {
 
 namespace {
 
 using cli::Args;
-
-// A model parameter as --help shows it: its help, range and default, from retry/params.hpp.
-Args::Spec option(const retry::ParamSpec& p) {
-  return {std::string(p.flag), true, std::string(p.help) + ", in " + p.range_text(),
-          p.default_text()};
-}
-
-// Reads model parameters from the command line: whole numbers where the parameter is one, each
-// checked against its range, the first error kept.
-class Reader {
- public:
-  explicit Reader(const Args& args) : args_(args) {}
-
-  void operator()(const retry::ParamSpec& p, double& field) {
-    if (auto v = value(p)) field = *v;
-  }
-  void operator()(const retry::ParamSpec& p, int& field) {
-    if (auto v = value(p)) field = static_cast<int>(*v);
-  }
-  const Status& status() const { return status_; }
-
- private:
-  std::optional<double> value(const retry::ParamSpec& p) {
-    if (!status_) return std::nullopt;
-    const std::string flag(p.flag);
-    double v = p.def;
-    if (p.integer) {
-      auto i = args_.integer(flag, static_cast<std::int64_t>(p.def));
-      if (!i) return fail(i.error());
-      v = static_cast<double>(*i);
-    } else {
-      auto n = args_.number(flag, p.def);
-      if (!n) return fail(n.error());
-      v = *n;
-    }
-    if (auto s = p.check(v); !s) return fail(s.error());
-    return v;
-  }
-  std::nullopt_t fail(const Error& e) {
-    status_ = e;
-    return std::nullopt;
-  }
-
-  const Args& args_;
-  Status status_ = ok_status();
-};
 
 Result<lab::Report> run_chain(const Args& args, std::uint32_t) {
   namespace p = retry::chain_param;
@@ -68,7 +20,7 @@ Result<lab::Report> run_chain(const Args& args, std::uint32_t) {
     return lab::chain_table_report(lab::reference_chain_rows());
   }
   retry::Chain c;
-  Reader read(args);
+  ParamReader read(args);
   read(p::depth, c.depth);
   read(p::tries, c.tries);
   if (!read.status()) return read.status().error();
@@ -84,7 +36,7 @@ Result<lab::Report> run_hysteresis(const Args& args, std::uint32_t) {
   namespace p = retry::hysteresis_param;
   lab::HysteresisOptions o;
   retry::HysteresisModel& m = o.model;
-  Reader read(args);
+  ParamReader read(args);
   read(p::lambda_min, o.lambda_min);
   read(p::lambda_max, o.lambda_max);
   read(p::step, o.step);
@@ -118,7 +70,7 @@ Result<lab::Report> run_fleet(const Args& args, std::uint32_t seed) {
       args.choice("strategy", retry::backoff_names(), retry::backoff_name(o.backoff.strategy));
   if (!strategy) return strategy.error();
   o.backoff.strategy = retry::parse_backoff(*strategy).value();
-  Reader read(args);
+  ParamReader read(args);
   read(p::clients, o.clients);
   read(p::seconds, o.seconds);
   read(p::base, o.backoff.base_s);
@@ -139,7 +91,7 @@ Result<lab::Report> run_server(const Args& args, std::uint32_t seed) {
     if (!m) return m.error();
     o.mitigations = *m;
   }
-  Reader read(args);
+  ParamReader read(args);
   read(p::trigger_at, o.trigger_at_s);
   read(p::trigger_seconds, o.trigger_seconds);
   read(p::trigger_capacity, o.trigger_capacity);
@@ -154,13 +106,6 @@ Result<lab::Report> run_server(const Args& args, std::uint32_t seed) {
   auto r = lab::run_server(o, terminal_progress("retry server", "simulated seconds"));
   if (!r) return r.error();
   return lab::server_report(*r, o);
-}
-
-template <std::size_t N>
-std::vector<Args::Spec> options(const std::array<retry::ParamSpec, N>& specs) {
-  std::vector<Args::Spec> out;
-  for (const auto& p : specs) out.push_back(option(p));
-  return out;
 }
 
 }  // namespace

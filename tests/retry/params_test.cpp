@@ -11,6 +11,7 @@
 #include <vigil/retry/overload_server.hpp>
 #include <vigil/retry/params.hpp>
 
+using namespace vigil;
 using namespace vigil::retry;
 
 namespace {

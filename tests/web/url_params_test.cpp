@@ -4,7 +4,9 @@
 #include <string>
 
 #include "app/url_params.hpp"
-#include "panels/retry/param_url.hpp"
+#include "panels/param_url.hpp"
+
+#include <vigil/retry/params.hpp>
 
 using vigil::web::UrlParams;
 
@@ -78,4 +80,25 @@ TEST_CASE("retry parameters: read under their key or alias within the slider's r
   save_param(p, chain::fail, 0.45);
   CHECK(p.query() == "fail=0.45&tries=7");
   CHECK(url_param(UrlParams::parse(p.query()), chain::fail, chain::fail.def) == 0.45);
+}
+
+TEST_CASE("a percent parameter travels as a percentage and is kept as a fraction") {
+  using vigil::web::save_param;
+  using vigil::web::url_param;
+  constexpr vigil::ParamSpec loss{.flag = "loss",
+                                  .label = "loss",
+                                  .help = "loss probability",
+                                  .def = 0.1,
+                                  .min = 0,
+                                  .max = 1,
+                                  .view_min = 0,
+                                  .view_max = 0.6,
+                                  .percent = true};
+  CHECK(url_param(UrlParams::parse("loss=20"), loss) == doctest::Approx(0.2));
+  CHECK(url_param(UrlParams::parse(""), loss) == doctest::Approx(0.1));
+  // 70 % lies beyond the slider's 60 %: the page keeps the default.
+  CHECK(url_param(UrlParams::parse("loss=70"), loss) == doctest::Approx(0.1));
+  UrlParams p;
+  save_param(p, loss, 0.25);
+  CHECK(p.query() == "loss=25");
 }

@@ -54,7 +54,7 @@ std::vector<std::string> ChainView::cli() const {
           "--" + std::string(param::tries.flag),
           std::to_string(chain_.tries),
           "--" + std::string(param::fail.flag),
-          retry::number_text(chain_.fail)};
+          number_text(chain_.fail)};
 }
 
 void ChainView::draw_controls() {

@@ -16,15 +16,15 @@ namespace vigil::web {
 // in Brooker's simulations in "Exponential Backoff And Jitter" (AWS Architecture Blog, 2015).
 class FleetView : public TimeView {
  public:
-  static constexpr retry::ParamSpec kSpeed{.flag = "speed",
-                                           .label = "sim s / real s",
-                                           .help = "simulated seconds per real second",
-                                           .def = 4,
-                                           .min = 0.5,
-                                           .max = 60,
-                                           .view_min = 0.5,
-                                           .view_max = 60,
-                                           .digits = 1};
+  static constexpr ParamSpec kSpeed{.flag = "speed",
+                                    .label = "sim s / real s",
+                                    .help = "simulated seconds per real second",
+                                    .def = 4,
+                                    .min = 0.5,
+                                    .max = 60,
+                                    .view_min = 0.5,
+                                    .view_max = 60,
+                                    .digits = 1};
 
   FleetView(const UrlParams& p, bool open);
 

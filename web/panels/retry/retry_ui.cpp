@@ -8,29 +8,6 @@
 
 namespace vigil::web::retry_ui {
 
-bool param_slider(const retry::ParamSpec& spec, double* v) {
-  char format[16];
-  std::snprintf(format, sizeof format, "%%.%df", spec.digits);
-  const std::string label(spec.label);
-  const double lo = spec.view_min, hi = spec.view_max;
-  return ImGui::SliderScalar(
-      label.c_str(), ImGuiDataType_Double, v, &lo, &hi, format,
-      ImGuiSliderFlags_AlwaysClamp | (spec.log ? ImGuiSliderFlags_Logarithmic : 0));
-}
-
-bool param_slider(const retry::ParamSpec& spec, int* v) {
-  const std::string label(spec.label);
-  return ImGui::SliderInt(
-      label.c_str(), v, static_cast<int>(spec.view_min), static_cast<int>(spec.view_max), "%d",
-      ImGuiSliderFlags_AlwaysClamp | (spec.log ? ImGuiSliderFlags_Logarithmic : 0));
-}
-
-void cli_option(std::vector<std::string>& args, const retry::ParamSpec& spec, double value) {
-  if (value == spec.def) return;
-  args.push_back("--" + std::string(spec.flag));
-  args.push_back(retry::number_text(value));
-}
-
 void cli_line(const std::vector<std::string>& args, const char* note) {
   std::string line = "vigil";
   for (const auto& a : args) line += " " + a;

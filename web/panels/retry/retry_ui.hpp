@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <vigil/retry/params.hpp>
-#include "panels/retry/param_url.hpp"
+#include "panels/param_ui.hpp"
 
 // What the four retry views share: parameters read from the page's URL and set on sliders through
-// their retry::ParamSpec, the command line that reproduces a view, and a few drawing helpers.
+// their ParamSpec, the command line that reproduces a view, and a few drawing helpers.
 namespace vigil::web::retry_ui {
 
 // Work done in one frame while sweeping or playing, at least one step: the page stays
@@ -23,12 +23,6 @@ inline constexpr double kBudgetMs = 20;
 // A background tab gets no frames; on return, play on rather than replay the lost seconds.
 inline constexpr double kMaxFrameMs = 250;
 
-// A slider over the spec's view range, with its label, scale and decimals.
-bool param_slider(const retry::ParamSpec& spec, double* v);
-bool param_slider(const retry::ParamSpec& spec, int* v);
-
-// The command line: "--flag value" added when the value differs from the spec's default.
-void cli_option(std::vector<std::string>& args, const retry::ParamSpec& spec, double value);
 // "vigil lab retry ...", in grey, under its own heading.
 void cli_line(const std::vector<std::string>& args, const char* note = nullptr);
 

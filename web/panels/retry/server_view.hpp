@@ -15,15 +15,15 @@ namespace vigil::web {
 // with and without the mitigations, beside a run without any.
 class ServerView : public TimeView {
  public:
-  static constexpr retry::ParamSpec kSpeed{.flag = "speed",
-                                           .label = "sim s / real s",
-                                           .help = "simulated seconds per real second",
-                                           .def = 5,
-                                           .min = 0.5,
-                                           .max = 60,
-                                           .view_min = 0.5,
-                                           .view_max = 60,
-                                           .digits = 1};
+  static constexpr ParamSpec kSpeed{.flag = "speed",
+                                    .label = "sim s / real s",
+                                    .help = "simulated seconds per real second",
+                                    .def = 5,
+                                    .min = 0.5,
+                                    .max = 60,
+                                    .view_min = 0.5,
+                                    .view_max = 60,
+                                    .digits = 1};
 
   ServerView(const UrlParams& p, bool open);
 

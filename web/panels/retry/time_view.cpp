@@ -16,7 +16,7 @@ namespace vigil::web {
 
 using retry_ui::ms_since;
 
-TimeView::TimeView(const UrlParams& p, bool open, const retry::ParamSpec& speed)
+TimeView::TimeView(const UrlParams& p, bool open, const ParamSpec& speed)
     : playing_(p.flag("autoplay")),
       speed_spec_(speed),
       speed_(open ? url_param(p, speed, speed.def) : speed.def) {}
@@ -131,7 +131,7 @@ void TimeView::draw_play_controls() {
       restart();
   }
   if (row_button("new seed")) next_seed();
-  retry_ui::param_slider(speed_spec_, &speed_);
+  param_slider(speed_spec_, &speed_);
   const int now = second(), total = seconds();
   char overlay[48];
   std::snprintf(overlay, sizeof overlay, "t = %d s of %d%s", now, total, done ? ", done" : "");

@@ -13,15 +13,15 @@ namespace vigil::web {
 class TimeView : public RetryView {
  public:
   // URL keys of the open time view, beside the model's own.
-  static constexpr retry::ParamSpec kSecond{.flag = "second",
-                                            .label = "open at second",
-                                            .help = "open the run this many simulated seconds in",
-                                            .def = 0,
-                                            .min = 0,
-                                            .max = 600,
-                                            .view_min = 0,
-                                            .view_max = 600,
-                                            .integer = true};
+  static constexpr ParamSpec kSecond{.flag = "second",
+                                     .label = "open at second",
+                                     .help = "open the run this many simulated seconds in",
+                                     .def = 0,
+                                     .min = 0,
+                                     .max = 600,
+                                     .view_min = 0,
+                                     .view_max = 600,
+                                     .integer = true};
 
   void advance(double real_ms) override;
   void draw_header() override;
@@ -30,7 +30,7 @@ class TimeView : public RetryView {
 
  protected:
   // `speed`: the view's simulated seconds per real second, its default and range.
-  TimeView(const UrlParams& p, bool open, const retry::ParamSpec& speed);
+  TimeView(const UrlParams& p, bool open, const ParamSpec& speed);
   // The end of a derived constructor: opens the run at &second=k, or starts the story.
   void open_at(const UrlParams& p, bool open);
 
@@ -59,7 +59,7 @@ class TimeView : public RetryView {
   void begin_scene();  // the reader is here: the first beat, and play
   void play(double real_ms);
 
-  const retry::ParamSpec& speed_spec_;
+  const ParamSpec& speed_spec_;
   double speed_;
   double carry_ = 0;    // simulated seconds owed
   double step_ms_ = 0;  // the last simulated second, ms of compute

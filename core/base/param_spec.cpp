@@ -1,10 +1,10 @@
-#include <vigil/retry/params.hpp>
+#include <vigil/base/param_spec.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-namespace vigil::retry {
+namespace vigil {
 
 std::string number_text(double x) {
   char buf[40];
@@ -35,4 +35,4 @@ Status ParamSpec::check(double v) const {
                range_text() + ", got " + number_text(v)};
 }
 
-}  // namespace vigil::retry
+}  // namespace vigil
