@@ -30,7 +30,7 @@ class ParamReader {
   explicit ParamReader(const cli::Args& args) : args_(args) {}
 
   template <class T>
-    requires std::is_arithmetic_v<T>
+  requires std::is_arithmetic_v<T>
   void operator()(const ParamSpec& p, T& field) {
     if (auto v = value(p)) field = static_cast<T>(*v);
   }
