@@ -15,7 +15,10 @@ echo "[test] native + browser tests" >&2
 ctest --test-dir "$here/build" --output-on-failure -j"$jobs"
 
 echo "[test] unit and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer" >&2
-cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVIGIL_SANITIZE=ON >/dev/null
+# -O1 with line tables only: the sanitizers' reports keep file:line, and the build takes about a
+# third less time than RelWithDebInfo's -O2 -g.
+cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DVIGIL_SANITIZE=ON >/dev/null
 cmake --build "$here/build-asan" -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$here/build-asan" --output-on-failure -j"$jobs"

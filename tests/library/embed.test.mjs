@@ -132,10 +132,13 @@ int main() {
 const pc = { PKG_CONFIG_PATH: path.join(prefix, 'lib/pkgconfig') };
 const flags = run('pkg-config', ['--cflags', '--libs', 'vigil-swim'], pc).trim().split(/\s+/);
 check(flags.some((f) => f.startsWith('-I') && f.includes(prefix)), `pkg-config points into the prefix: ${flags.join(' ')}`);
+// The compiler's default standard (C++17 for GCC 12) is too old: pkg-config names the one needed.
+check(flags.includes('-std=c++20'), `pkg-config asks for C++20: ${flags.join(' ')}`);
 // Compiled and linked apart: a launcher such as ccache caches only a compilation.
-const cflags = flags.filter((f) => f.startsWith('-I'));
-const libs = flags.filter((f) => !f.startsWith('-I'));
-const compile = [cxx, '-std=c++20', '-Wall', '-Wextra', '-Werror', ...sanitize, ...cflags, '-c', hello, '-o', `${hello}.o`];
+const isCflag = (f) => f.startsWith('-I') || f.startsWith('-std=');
+const cflags = flags.filter(isCflag);
+const libs = flags.filter((f) => !isCflag(f));
+const compile = [cxx, '-Wall', '-Wextra', '-Werror', ...sanitize, ...cflags, '-c', hello, '-o', `${hello}.o`];
 if (launcher.length) run(launcher[0], [...launcher.slice(1), ...compile]);
 else run(compile[0], compile.slice(1));
 run(cxx, [...sanitize, `${hello}.o`, ...libs, '-o', path.join(tmp, 'hello')]);
