@@ -320,8 +320,7 @@ void ServerView::draw_plot(const char* id, const retry::OverloadServer& server, 
     if (show_throughput_) plot::line("throughput", xs, throughput, plot::palette().blue, 2.0f);
     if (show_goodput_) plot::line("goodput", xs, goodput, plot::palette().green, 2.5f);
     if (server.elapsed() == 0)
-      plot::text(o.seconds * 0.3, y_max * 0.6, plot::palette().grey,
-                 "press play (or step) to run the server");
+      plot::text(o.seconds * 0.3, y_max * 0.6, plot::palette().grey, "press play (or step)");
     plot::end();
   }
 }
@@ -336,7 +335,8 @@ void ServerView::draw_plots() {
   const float gap = ImGui::GetStyle().ItemSpacing.y;
   const int runs = baseline_ ? 2 : 1;
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
-  const float table_h = row_h * static_cast<float>(runs + 1) + gap * 2.0f + 2.0f;
+  const float table_rows = summary_on_side() ? 7.0f : static_cast<float>(runs + 1);
+  const float table_h = row_h * table_rows + gap * 2.0f + 2.0f;
   const float avail = ImGui::GetContentRegionAvail().y - table_h;
   const float queue_h = show_queue_ ? std::max(font * 7.0f, avail * 0.22f) : 0.0f;
   const float plot_h = std::max(font * 8.0f, (avail - queue_h - gap * runs) / runs);
@@ -376,40 +376,72 @@ void ServerView::draw_plots() {
     }
   }
 
+  draw_summary_table(mine);
+}
+
+void ServerView::draw_summary_table(const std::string& mine) {
+  using Cell = void (*)(const retry::OverloadServer&);
+  struct Metric {
+    const char* label;
+    Cell draw;
+  };
+  static constexpr Metric metrics[] = {
+      {"goodput before", [](const auto& s) { text_or_dash("%.0f", s.summary().goodput_before); }},
+      {"during", [](const auto& s) { text_or_dash("%.0f", s.summary().goodput_during); }},
+      {"after", [](const auto& s) { text_or_dash("%.0f", s.summary().goodput_after); }},
+      {"retries / first", [](const auto& s) { ImGui::Text("%.2f", s.summary().retry_share); }},
+      {"wasted", [](const auto& s) { ImGui::Text("%.0f%%", 100.0 * s.summary().wasted_share); }},
+      {"recovered",
+       [](const auto& s) {
+         if (!s.finished())
+           hint("...");
+         else if (s.summary().recovered)
+           ImGui::TextColored(to_vec4(plot::palette().green), "yes");
+         else
+           ImGui::TextColored(to_vec4(plot::palette().red), "no");
+       }},
+  };
+  std::vector<std::pair<std::string, const retry::OverloadServer*>> runs = {{mine, &*server_}};
+  if (baseline_) runs.emplace_back("none", &*baseline_);
+
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH;
-  if (ImGui::BeginTable("server-summary", 7, flags)) {
-    for (const char* h : {"mitigation", "goodput before", "during", "after", "retries / first",
-                          "wasted", "recovered"})
-      ImGui::TableSetupColumn(h);
+  // Seven columns need about 32 characters' width; on a phone the table turns on its side, one
+  // row per figure and one column per run.
+  if (!summary_on_side()) {
+    if (!ImGui::BeginTable("server-summary", 1 + std::size(metrics), flags)) return;
+    ImGui::TableSetupColumn("mitigation");
+    for (const auto& m : metrics) ImGui::TableSetupColumn(m.label);
     ImGui::TableHeadersRow();
-    auto row = [&](const std::string& name, const retry::OverloadServer& s) {
-      const auto sum = s.summary();
+    for (const auto& [name, server] : runs) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name.c_str());
+      for (const auto& m : metrics) {
+        ImGui::TableNextColumn();
+        m.draw(*server);
+      }
+    }
+  } else {
+    if (!ImGui::BeginTable("server-summary", 1 + static_cast<int>(runs.size()), flags)) return;
+    ImGui::TableSetupColumn("mitigation");
+    for (const auto& run : runs) ImGui::TableSetupColumn(run.first.c_str());
+    ImGui::TableHeadersRow();
+    for (const auto& m : metrics) {
+      ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      text_or_dash("%.0f", sum.goodput_before);
-      ImGui::TableNextColumn();
-      text_or_dash("%.0f", sum.goodput_during);
-      ImGui::TableNextColumn();
-      text_or_dash("%.0f", sum.goodput_after);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", sum.retry_share);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f%%", 100.0 * sum.wasted_share);
-      ImGui::TableNextColumn();
-      if (!s.finished())
-        hint("...");
-      else if (sum.recovered)
-        ImGui::TextColored(to_vec4(plot::palette().green), "yes");
-      else
-        ImGui::TextColored(to_vec4(plot::palette().red), "no");
-    };
-    row(mine, *server_);
-    if (baseline_) row("none", *baseline_);
-    ImGui::EndTable();
+      ImGui::TextUnformatted(m.label);
+      for (const auto& run : runs) {
+        ImGui::TableNextColumn();
+        m.draw(*run.second);
+      }
+    }
   }
+  ImGui::EndTable();
+}
+
+bool ServerView::summary_on_side() const {
+  return ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 32.0f;
 }
 // ------------------------------------------------------------------------------------ state
 

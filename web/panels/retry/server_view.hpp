@@ -43,6 +43,8 @@ class ServerView : public TimeView {
 
   ServerReadout readout() const;
   std::vector<std::string> cli(const retry::Mitigations& m) const;
+  void draw_summary_table(const std::string& mine);
+  bool summary_on_side() const;  // too narrow for seven columns
   void draw_plot(const char* id, const retry::OverloadServer& server, const char* title,
                  float height);
 
