@@ -58,15 +58,16 @@ inline constexpr ParamSpec old_writes{.flag = "old-writes",
                                       .integer = true};
 // Tokens are 64-bit, but the command line and the page carry them as doubles: the range stops
 // where every whole number is still exact. 0 means "no token".
-inline constexpr ParamSpec token{.flag = "token",
-                                 .label = "old leader's token",
-                                 .help = "the old leader's fencing token; the new leader gets the next",
-                                 .def = 41,
-                                 .min = 1,
-                                 .max = 1e15,
-                                 .view_min = 1,
-                                 .view_max = 1e9,
-                                 .integer = true};
+inline constexpr ParamSpec token{
+    .flag = "token",
+    .label = "old leader's token",
+    .help = "the old leader's fencing token; the new leader gets the next",
+    .def = 41,
+    .min = 1,
+    .max = 1e15,
+    .view_min = 1,
+    .view_max = 1e9,
+    .integer = true};
 inline constexpr std::array all{lease, pause, interval, old_writes, token};
 }  // namespace stale_leader_param
 

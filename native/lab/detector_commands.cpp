@@ -32,7 +32,8 @@ Result<lab::Report> run_phi(const Args& args, std::uint32_t) {
   read(p::pause, pause);
   if (!read.status()) return read.status().error();
   // detect::phi checks --mean and --silence against the same table.
-  auto value = detect::phi(*silence, *mean, std_dev, pause, detect::parse_tail_model(*model).value());
+  auto value =
+      detect::phi(*silence, *mean, std_dev, pause, detect::parse_tail_model(*model).value());
   if (!value) return value.error();
   lab::Report report;
   report.facts = {{"phi", *value}};

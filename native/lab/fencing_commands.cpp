@@ -25,9 +25,9 @@ Result<lab::Report> run_fencing(const Args& args, std::uint32_t) {
   auto new_first = on_off(args, "new-first", o.new_leader_writes_first);
   auto fencing = on_off(args, "fencing", o.fencing);
   auto participate = on_off(args, "participate", o.resource_participates);
-  for (const Error* e : {new_first ? nullptr : &new_first.error(),
-                         fencing ? nullptr : &fencing.error(),
-                         participate ? nullptr : &participate.error()})
+  for (const Error* e :
+       {new_first ? nullptr : &new_first.error(), fencing ? nullptr : &fencing.error(),
+        participate ? nullptr : &participate.error()})
     if (e) return *e;
   o.new_leader_writes_first = *new_first;
   o.fencing = *fencing;
@@ -41,18 +41,16 @@ Result<lab::Report> run_fencing(const Args& args, std::uint32_t) {
 
 std::vector<LabCommand> fencing_commands() {
   auto params = options(fencing::stale_leader_param::all);
-  params.insert(params.end(),
-                {{"new-first", true, "on|off: the new leader writes before the old one wakes", "on"},
-                 {"fencing", true, "on|off: the resource checks tokens (off: lost updates)", "on"},
-                 {"participate", true,
-                  "on|off: the issuer fences the resource at the hand-over, before any new write",
-                  "off"}});
+  params.insert(
+      params.end(),
+      {{"new-first", true, "on|off: the new leader writes before the old one wakes", "on"},
+       {"fencing", true, "on|off: the resource checks tokens (off: lost updates)", "on"},
+       {"participate", true,
+        "on|off: the issuer fences the resource at the hand-over, before any new write", "off"}});
   return {
       {"fencing",
        "a stale leader after a pause longer than its lease: fencing tokens reject its late write",
-       params,
-       "1",
-       run_fencing},
+       params, "1", run_fencing},
   };
 }
 

@@ -371,8 +371,7 @@ TEST_CASE("fencing: stale leader: bad options are errors that name the option") 
   // Past the range a double holds exactly, a token could not be given back as it was passed in.
   o = {};
   o.old_token = std::numeric_limits<fencing::Token>::max();
-  CHECK(error(o) ==
-        "--token must be a whole number in [1, 1e+15], got 1.8446744073709552e+19");
+  CHECK(error(o) == "--token must be a whole number in [1, 1e+15], got 1.8446744073709552e+19");
 }
 
 TEST_CASE("fencing: stale leader: the report is what `vigil lab fencing` prints") {

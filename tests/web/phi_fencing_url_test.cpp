@@ -10,8 +10,8 @@
 #include <vigil/sim/heartbeat_params.hpp>
 
 using vigil::web::save_param;
-using vigil::web::UrlParams;
 using vigil::web::url_param;
+using vigil::web::UrlParams;
 
 TEST_CASE("fencing page: its parameters read back under their URL keys") {
   namespace param = vigil::fencing::stale_leader_param;
