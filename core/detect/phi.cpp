@@ -6,16 +6,12 @@
 #include <numbers>
 #include <string>
 
+#include <vigil/detect/params.hpp>
+
 namespace vigil::detect {
 
 namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-std::string number(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 }  // namespace
 
 std::string_view to_string(TailModel model) {
@@ -77,15 +73,12 @@ double phi_empirical(double elapsed_ms, std::span<const double> gaps_ms, double 
 
 Result<double> phi(double elapsed_ms, double mean_ms, double stddev_ms, double pause_margin_ms,
                    TailModel model) {
-  if (!std::isfinite(elapsed_ms) || elapsed_ms < 0.0)
-    return Error{"silence (elapsed time) must be a finite number of ms >= 0, got " +
-                 number(elapsed_ms)};
-  if (!std::isfinite(mean_ms) || mean_ms <= 0.0)
-    return Error{"mean inter-arrival time must be > 0 ms, got " + number(mean_ms)};
-  if (model != TailModel::exponential && (!std::isfinite(stddev_ms) || stddev_ms <= 0.0))
-    return Error{"standard deviation must be > 0 ms, got " + number(stddev_ms)};
-  if (!std::isfinite(pause_margin_ms) || pause_margin_ms < 0.0)
-    return Error{"pause margin must be a finite number of ms >= 0, got " + number(pause_margin_ms)};
+  namespace p = phi_param;
+  if (auto s = p::silence.check(elapsed_ms); !s) return s.error();
+  if (auto s = p::mean.check(mean_ms); !s) return s.error();
+  if (model != TailModel::exponential)
+    if (auto s = p::std_dev.check(stddev_ms); !s) return s.error();
+  if (auto s = p::pause.check(pause_margin_ms); !s) return s.error();
   switch (model) {
     case TailModel::normal:
       return phi_normal(elapsed_ms, mean_ms, stddev_ms, pause_margin_ms);

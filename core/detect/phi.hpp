@@ -33,8 +33,9 @@ double phi_logistic(double elapsed_ms, double mean_ms, double stddev_ms, double 
 double phi_exponential(double elapsed_ms, double mean_ms, double pause_margin_ms);
 double phi_empirical(double elapsed_ms, std::span<const double> gaps_ms, double pause_margin_ms);
 
-// The checked form, for values that come from outside (CLI, UI): elapsed >= 0, mean > 0,
-// stddev > 0 (ignored by the exponential model), pause margin >= 0, all finite.
+// The checked form, for values that come from outside (CLI, UI): each input in its range in
+// detect::phi_param (elapsed >= 0, mean > 0, stddev > 0 but ignored by the exponential model,
+// pause margin >= 0, all finite and at most a day).
 // The empirical model needs a window of gaps and is not available here.
 Result<double> phi(double elapsed_ms, double mean_ms, double stddev_ms,
                    double pause_margin_ms = 0.0, TailModel model = TailModel::normal);

@@ -11,8 +11,6 @@ namespace vigil::fencing {
 
 namespace {
 
-constexpr Millis kMaxSpan{86'400'000};  // a day: lease and pause
-constexpr int kMaxOldWrites = 1000;
 constexpr std::int64_t kMaxTicks = 10'000;  // write intervals from the pause to the end
 
 const char* const kOld = "old leader";
@@ -363,22 +361,22 @@ const char* outcome_name(Outcome outcome) {
 }
 
 Status StaleLeaderOptions::validate() const {
-  if (write_interval <= Millis{0})
-    return Error{"--interval must be positive, got " + ms(write_interval)};
+  namespace p = stale_leader_param;
+  // As doubles, every value is either exact or far outside its range.
+  for (auto [spec, v] : {std::pair{&p::lease, static_cast<double>(lease.count())},
+                         {&p::pause, static_cast<double>(pause.count())},
+                         {&p::interval, static_cast<double>(write_interval.count())},
+                         {&p::old_writes, static_cast<double>(old_writes)},
+                         {&p::token, static_cast<double>(old_token)}})
+    if (auto s = spec->check(v); !s) return s;
   if (lease <= write_interval)
     return Error{"--lease (" + ms(lease) + ") must be longer than --interval (" +
                  ms(write_interval) + "): a leader renews its lease at every write"};
-  if (lease > kMaxSpan) return Error{"--lease must be at most 86400000 ms, got " + ms(lease)};
-  if (pause < Millis{0} || pause > kMaxSpan)
-    return Error{"--pause must be between 0 and 86400000 ms, got " + ms(pause)};
-  if (old_writes < 0 || old_writes > kMaxOldWrites)
-    return Error{"--old-writes must be between 0 and 1000"};
   if (pause.count() / write_interval.count() > kMaxTicks)
     return Error{"--pause / --interval is " +
                  std::to_string(pause.count() / write_interval.count()) +
                  ", more write intervals than the timeline lists (10000); raise --interval or "
                  "shorten --pause"};
-  if (old_token == 0) return Error{"--token must be at least 1 (0 means no token)"};
   return ok_status();
 }
 

@@ -8,6 +8,7 @@
 #include <vigil/base/result.hpp>
 #include <vigil/base/time.hpp>
 #include <vigil/fencing/lease_issuer.hpp>
+#include <vigil/fencing/params.hpp>
 
 namespace vigil::fencing {
 
@@ -25,12 +26,16 @@ namespace vigil::fencing {
 // At one instant the issuer acts first, then the new leader, then the old one. With
 // new_leader_writes_first off, the new leader makes no write at or before the wake (it is still
 // catching up): the old write then meets a resource that has never seen N + 1.
+//
+// Defaults and ranges: fencing::stale_leader_param.
 struct StaleLeaderOptions {
-  Millis lease{1000};
-  Millis pause{2000};  // how long the old leader is frozen
-  Millis write_interval{250};
-  int old_writes = 2;    // writes the old leader makes before the pause
-  Token old_token = 41;  // the old leader's token; the new leader's is old_token + 1
+  Millis lease{static_cast<Millis::rep>(stale_leader_param::lease.def)};
+  Millis pause{static_cast<Millis::rep>(stale_leader_param::pause.def)};  // the old leader frozen
+  Millis write_interval{static_cast<Millis::rep>(stale_leader_param::interval.def)};
+  // Writes the old leader makes before the pause.
+  int old_writes = static_cast<int>(stale_leader_param::old_writes.def);
+  // The old leader's token; the new leader's is old_token + 1.
+  Token old_token = static_cast<Token>(stale_leader_param::token.def);
   bool new_leader_writes_first = true;
   bool fencing = true;                 // off: the resource ignores tokens (Checking::unfenced)
   bool resource_participates = false;  // the issuer fences the resource with N + 1 at the grant

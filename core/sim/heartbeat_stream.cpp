@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include <vigil/sim/heartbeat_params.hpp>
+
 namespace vigil::sim {
 
 Status DelayModel::validate() const {
@@ -25,11 +27,10 @@ double DelayModel::sample(Rng& rng) const {
 }
 
 Status HeartbeatConfig::validate() const {
-  if (interval <= Millis{0})
-    return Error{"heartbeat interval must be > 0 ms, got " + std::to_string(interval.count())};
-  if (!(loss >= 0.0 && loss <= 1.0))
-    return Error{"loss probability must be in [0, 1], got " + std::to_string(loss)};
-  if (auto s = delay.validate(); !s) return s;
+  if (auto s = heartbeat_param::interval.check(static_cast<double>(interval.count())); !s) return s;
+  if (auto s = heartbeat_param::loss.check(loss); !s) return s;
+  if (auto s = heartbeat_param::delay.check(delay.mean_ms); !s) return s;
+  if (auto s = heartbeat_param::jitter.check(delay.stddev_ms); !s) return s;
   for (const auto& p : pauses)
     if (p.at < Millis{0} || p.duration < Millis{0})
       return Error{"a sender pause needs a start >= 0 and a duration >= 0"};

@@ -1,10 +1,12 @@
 // `vigil lab phi|detectors|timeouts`: heartbeats, timeouts and phi accrual.
 #include <limits>
 
+#include <vigil/detect/params.hpp>
 #include <vigil/detect/phi.hpp>
 #include <vigil/lab/detectors_experiment.hpp>
 #include <vigil/lab/timeouts_experiment.hpp>
 #include "lab/lab_command.hpp"
+#include "lab/param_options.hpp"
 
 namespace vigil::native {
 
@@ -13,20 +15,25 @@ namespace {
 using cli::Args;
 
 Result<lab::Report> run_phi(const Args& args, std::uint32_t) {
-  auto mean = args.required_number("mean");
+  namespace p = detect::phi_param;
+  auto mean = args.required_number(std::string(p::mean.flag));
   if (!mean) return mean.error();
-  auto silence = args.required_number("silence");
+  auto silence = args.required_number(std::string(p::silence.flag));
   if (!silence) return silence.error();
   auto model = args.choice("model", {"normal", "logistic", "exponential"}, "normal");
   if (!model) return model.error();
+  // The exponential model has no spread: --std is neither needed nor read there.
   const bool needs_std = *model != "exponential";
-  if (needs_std && !args.has("std")) return Error{"missing required option --std"};
-  auto std_dev = args.number("std", std::numeric_limits<double>::quiet_NaN());
-  if (!std_dev) return std_dev.error();
-  auto pause = args.number("pause", 0.0);
-  if (!pause) return pause.error();
-  auto value = detect::phi(*silence, *mean, needs_std ? *std_dev : 1.0, *pause,
-                           detect::parse_tail_model(*model).value());
+  const std::string std_flag(p::std_dev.flag);
+  if (needs_std && !args.has(std_flag)) return Error{"missing required option --" + std_flag};
+  double std_dev = p::std_dev.def, pause = p::pause.def;
+  ParamReader read(args);
+  if (needs_std) read(p::std_dev, std_dev);
+  read(p::pause, pause);
+  if (!read.status()) return read.status().error();
+  // detect::phi checks --mean and --silence against the same table.
+  auto value =
+      detect::phi(*silence, *mean, std_dev, pause, detect::parse_tail_model(*model).value());
   if (!value) return value.error();
   lab::Report report;
   report.facts = {{"phi", *value}};
@@ -69,19 +76,22 @@ Result<lab::Report> run_timeouts(const Args& args, std::uint32_t seed) {
   return lab::timeouts_report(*result, options);
 }
 
+// --mean, --silence and (but for the exponential model) --std have no default.
+std::vector<cli::Args::Spec> phi_options() {
+  namespace p = detect::phi_param;
+  auto specs = options(p::all);
+  for (auto& o : specs)
+    if (o.name != p::pause.flag) o.default_text = "required";
+  specs.push_back({"model", true, "normal|logistic|exponential", "normal"});
+  return specs;
+}
+
 }  // namespace
 
 std::vector<LabCommand> detector_commands() {
   return {
-      {"phi",
-       "phi of one silence under a fitted distribution (Hayashibara et al. 2004)",
-       {{"mean", true, "mean inter-arrival time, ms", "required"},
-        {"std", true, "standard deviation, ms (normal and logistic)", "required"},
-        {"silence", true, "time since the last heartbeat, ms", "required"},
-        {"pause", true, "pause margin added to the mean, ms", "0"},
-        {"model", true, "normal|logistic|exponential", "normal"}},
-       "0",
-       run_phi},
+      {"phi", "phi of one silence under a fitted distribution (Hayashibara et al. 2004)",
+       phi_options(), "0", run_phi},
       {"detectors",
        "five detectors (three timeouts, phi > 8, phi > 12) on one simulated heartbeat stream",
        {{"scenario", true, "stable|jitter|pause|pause-jitter|all", "all"},

@@ -2,7 +2,9 @@
 // resource's fencing token check stops the old leader's late write.
 #include "lab/fencing_commands.hpp"
 
+#include <vigil/fencing/params.hpp>
 #include <vigil/lab/fencing_report.hpp>
+#include "lab/param_options.hpp"
 
 namespace vigil::native {
 
@@ -11,27 +13,22 @@ namespace {
 using cli::Args;
 
 Result<lab::Report> run_fencing(const Args& args, std::uint32_t) {
+  namespace p = fencing::stale_leader_param;
   fencing::StaleLeaderOptions o;
-  auto lease = args.integer_in("lease", o.lease.count(), 2, 86'400'000);
-  auto pause = args.integer_in("pause", o.pause.count(), 0, 86'400'000);
-  auto interval = args.integer_in("interval", o.write_interval.count(), 1, 86'400'000);
-  auto old_writes = args.integer_in("old-writes", o.old_writes, 0, 1000);
-  auto token =
-      args.integer_in("token", static_cast<std::int64_t>(o.old_token), 1, 1'000'000'000'000'000);
+  ParamReader read(args);
+  read(p::lease, o.lease);
+  read(p::pause, o.pause);
+  read(p::interval, o.write_interval);
+  read(p::old_writes, o.old_writes);
+  read(p::token, o.old_token);
+  if (!read.status()) return read.status().error();
   auto new_first = on_off(args, "new-first", o.new_leader_writes_first);
   auto fencing = on_off(args, "fencing", o.fencing);
   auto participate = on_off(args, "participate", o.resource_participates);
   for (const Error* e :
-       {lease ? nullptr : &lease.error(), pause ? nullptr : &pause.error(),
-        interval ? nullptr : &interval.error(), old_writes ? nullptr : &old_writes.error(),
-        token ? nullptr : &token.error(), new_first ? nullptr : &new_first.error(),
-        fencing ? nullptr : &fencing.error(), participate ? nullptr : &participate.error()})
+       {new_first ? nullptr : &new_first.error(), fencing ? nullptr : &fencing.error(),
+        participate ? nullptr : &participate.error()})
     if (e) return *e;
-  o.lease = Millis{*lease};
-  o.pause = Millis{*pause};
-  o.write_interval = Millis{*interval};
-  o.old_writes = static_cast<int>(*old_writes);
-  o.old_token = static_cast<fencing::Token>(*token);
   o.new_leader_writes_first = *new_first;
   o.fencing = *fencing;
   o.resource_participates = *participate;
@@ -43,20 +40,17 @@ Result<lab::Report> run_fencing(const Args& args, std::uint32_t) {
 }  // namespace
 
 std::vector<LabCommand> fencing_commands() {
+  auto params = options(fencing::stale_leader_param::all);
+  params.insert(
+      params.end(),
+      {{"new-first", true, "on|off: the new leader writes before the old one wakes", "on"},
+       {"fencing", true, "on|off: the resource checks tokens (off: lost updates)", "on"},
+       {"participate", true,
+        "on|off: the issuer fences the resource at the hand-over, before any new write", "off"}});
   return {
       {"fencing",
        "a stale leader after a pause longer than its lease: fencing tokens reject its late write",
-       {{"lease", true, "lease length, ms (a leader renews at every write)", "1000"},
-        {"pause", true, "how long the old leader is frozen (GC pause, SIGSTOP), ms", "2000"},
-        {"interval", true, "time between a leader's writes, ms; shorter than --lease", "250"},
-        {"old-writes", true, "writes the old leader makes before the pause", "2"},
-        {"token", true, "the old leader's fencing token; the new leader gets the next", "41"},
-        {"new-first", true, "on|off: the new leader writes before the old one wakes", "on"},
-        {"fencing", true, "on|off: the resource checks tokens (off: lost updates)", "on"},
-        {"participate", true,
-         "on|off: the issuer fences the resource at the hand-over, before any new write", "off"}},
-       "1",
-       run_fencing},
+       params, "1", run_fencing},
   };
 }
 

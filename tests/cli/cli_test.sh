@@ -20,7 +20,7 @@ run 0 lab phi --mean=1000 --silence=2302.585 --model exponential --format json &
 run 0 lab phi --mean 1000 --std 50 --silence 1200 && expect_in "$out" "phi: 4.4993"
 run 0 lab phi --mean 1000 --std 50 --silence 1200 --format csv && expect_in "$out" "phi,4.499335"
 run 2 lab phi --mean 1000 --silence 1200 && expect_in "$err" "missing required option --std"
-run 2 lab phi --mean 1000 --std 0 --silence 1200 && expect_in "$err" "standard deviation must be > 0"
+run 2 lab phi --mean 1000 --std 0 --silence 1200 && expect_in "$err" "--std must be in (0, 86400000] ms, got 0"
 run 2 lab phi --mean 1000 --std 50 --silence -5 && expect_in "$err" "silence"
 run 2 lab phi --mean abc --std 50 --silence 1200 && expect_in "$err" "--mean expects a number, got 'abc'"
 run 2 lab phi --mean 1000 --std 50 --silence 1200 --model weibull && expect_in "$err" "--model must be one of"

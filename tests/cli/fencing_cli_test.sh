@@ -43,14 +43,14 @@ run 0 lab fencing --lease 300 --interval 100 --pause 450 --old-writes 0 --token 
   json_check "j.old_token === 7 && j.new_token === 8 && j.handover_at_ms === 400 && j.stale_write_rejected === true"
 
 run 2 lab fencing --lease 250 && expect_in "$err" "--lease (250 ms) must be longer than --interval (250 ms)"
-run 2 lab fencing --interval 0 && expect_in "$err" "--interval must be between 1 and 86400000"
-run 2 lab fencing --pause -1 && expect_in "$err" "--pause must be between 0 and 86400000"
+run 2 lab fencing --interval 0 && expect_in "$err" "--interval must be a whole number in [1, 86400000] ms, got 0"
+run 2 lab fencing --pause -1 && expect_in "$err" "--pause must be a whole number in [0, 86400000] ms, got -1"
 run 2 lab fencing --pause 3000000 --interval 10 && expect_in "$err" "raise --interval or shorten --pause"
-run 2 lab fencing --token 0 && expect_in "$err" "--token must be between 1 and"
+run 2 lab fencing --token 0 && expect_in "$err" "--token must be a whole number in [1, 1e+15], got 0"
 run 2 lab fencing --fencing maybe && expect_in "$err" "--fencing must be one of on|off"
 run 2 lab fencing --participate yes && expect_in "$err" "--participate must be one of on|off"
 run 2 lab fencing --lease 1s && expect_in "$err" "--lease expects a whole number"
-run 2 lab fencing --old-writes 5000 && expect_in "$err" "--old-writes must be between 0 and 1000"
+run 2 lab fencing --old-writes 5000 && expect_in "$err" "--old-writes must be a whole number in [0, 1000], got 5000"
 run 2 lab fencing --leader old && expect_in "$err" "--leader"
 
 finish

@@ -7,6 +7,7 @@
 
 #include <vigil/lab/fencing_report.hpp>
 #include "panels/panel_layout.hpp"
+#include "panels/param_ui.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
@@ -51,10 +52,19 @@ constexpr const char* kLaneNames[kLanes] = {"issuer", "old leader", "new leader"
 constexpr int kResourceLane = 3;
 constexpr const char* kResourceTitle = "the resource";
 
-// Control ranges; the URL takes the same.
-constexpr int kMinLease = 100, kMaxLease = 5000;
-constexpr int kMaxPause = 10000;
-constexpr int kMinInterval = 20, kMaxInterval = 1000;
+namespace param = fencing::stale_leader_param;
+
+// The page's own knob: how fast simulated time runs.
+constexpr ParamSpec kSpeed{.flag = "speed",
+                           .label = "speed (x)",
+                           .help = "simulated ms per real ms",
+                           .def = 0.5,
+                           .min = 0,
+                           .max = 10,
+                           .min_open = true,
+                           .view_min = 0.05,
+                           .view_max = 4,
+                           .digits = 2};
 
 double lane_y(int lane) {
   return kLanes - lane - 0.5;
@@ -139,15 +149,15 @@ void label(ImDrawList* dl, float x, float y, float lo, float hi, ImU32 color, co
 }  // namespace
 
 FencingPanel::FencingPanel(const UrlParams& p) {
-  lease_ms_ = static_cast<int>(p.number("lease", lease_ms_, kMinLease, kMaxLease));
-  pause_ms_ = static_cast<int>(p.number("pause", pause_ms_, 0, kMaxPause));
-  interval_ms_ = static_cast<int>(p.number("interval", interval_ms_, kMinInterval, kMaxInterval));
-  old_writes_ = static_cast<int>(p.number("writes", old_writes_, 0, 10));
-  token_ = static_cast<int>(p.number("token", token_, 1, 1e9));
+  lease_ms_ = url_param(p, param::lease, lease_ms_);
+  pause_ms_ = url_param(p, param::pause, pause_ms_);
+  interval_ms_ = url_param(p, param::interval, interval_ms_);
+  old_writes_ = url_param(p, param::old_writes, old_writes_);
+  token_ = url_param(p, param::token, token_);
   new_first_ = on_off(p, "newfirst", new_first_);
   fencing_ = on_off(p, "fencing", fencing_);
   participate_ = on_off(p, "participate", participate_);
-  speed_ = p.number("speed", speed_, 0.05, 10);
+  speed_ = url_param(p, kSpeed);
   playing_ = p.flag("autoplay");
   compact_ = p.flag("embed");
   rerun();
@@ -156,15 +166,15 @@ FencingPanel::FencingPanel(const UrlParams& p) {
 }
 
 void FencingPanel::save(UrlParams& p) const {
-  p.set("lease", static_cast<double>(lease_ms_));
-  p.set("pause", static_cast<double>(pause_ms_));
-  p.set("interval", static_cast<double>(interval_ms_));
-  p.set("writes", static_cast<double>(old_writes_));
-  p.set("token", static_cast<double>(token_));
+  save_param(p, param::lease, lease_ms_);
+  save_param(p, param::pause, pause_ms_);
+  save_param(p, param::interval, interval_ms_);
+  save_param(p, param::old_writes, old_writes_);
+  save_param(p, param::token, token_);
   p.set("newfirst", new_first_ ? "on" : "off");
   p.set("fencing", fencing_ ? "on" : "off");
   p.set("participate", participate_ ? "on" : "off");
-  p.set("speed", speed_);
+  save_param(p, kSpeed, speed_);
   p.set_flag("autoplay", playing_);
   p.set("t", std::floor(sim_ms_));
 }
@@ -290,13 +300,13 @@ void FencingPanel::draw_controls() {
         token_, token_ + 1);
   section("Scenario");
   ImGui::PushItemWidth(-label_width);
-  const ImGuiSliderFlags clamp = ImGuiSliderFlags_AlwaysClamp;
   bool changed = false;
-  changed |= ImGui::SliderInt("lease (ms)", &lease_ms_, kMinLease, kMaxLease, "%d", clamp);
-  changed |= ImGui::SliderInt("pause (ms)", &pause_ms_, 0, kMaxPause, "%d", clamp);
-  changed |=
-      ImGui::SliderInt("interval (ms)", &interval_ms_, kMinInterval,
-                       std::max(kMinInterval, std::min(kMaxInterval, lease_ms_ - 1)), "%d", clamp);
+  changed |= param_slider(param::lease, &lease_ms_);
+  changed |= param_slider(param::pause, &pause_ms_);
+  // A leader writes more often than its lease runs out: the slider stops below the lease.
+  ParamSpec interval = param::interval;
+  interval.view_max = std::max(interval.view_min, std::min(interval.view_max, lease_ms_ - 1.0));
+  changed |= param_slider(interval, &interval_ms_);
   ImGui::PopItemWidth();
   changed |= ImGui::Checkbox("fencing (resource checks tokens)", &fencing_);
   changed |= ImGui::Checkbox("resource takes part in hand-over", &participate_);
@@ -324,7 +334,7 @@ void FencingPanel::draw_controls() {
     playing_ = true;
   }
   ImGui::PushItemWidth(-label_width);
-  slider("speed (x)", &speed_, 0.05, 4, "%.2f");
+  param_slider(kSpeed, &speed_);
   ImGui::PopItemWidth();
   if (!ok_) return;
   ImGui::Text("t = %.0f of %lld ms", sim_ms_, static_cast<long long>(run_.end.count()));

@@ -46,16 +46,16 @@ class FencingPanel : public Panel {
   void draw_resource(float height);
   void draw_log(float height);
 
-  // Controls (whole milliseconds, as the CLI takes them).
-  int lease_ms_ = 1000;
-  int pause_ms_ = 2000;
-  int interval_ms_ = 250;
-  int old_writes_ = 2;
-  int token_ = 41;
+  // Controls (whole milliseconds, as the CLI takes them); defaults from stale_leader_param.
+  int lease_ms_ = static_cast<int>(fencing::stale_leader_param::lease.def);
+  int pause_ms_ = static_cast<int>(fencing::stale_leader_param::pause.def);
+  int interval_ms_ = static_cast<int>(fencing::stale_leader_param::interval.def);
+  int old_writes_ = static_cast<int>(fencing::stale_leader_param::old_writes.def);
+  int token_ = static_cast<int>(fencing::stale_leader_param::token.def);
   bool new_first_ = true;
   bool fencing_ = true;
   bool participate_ = false;
-  double speed_ = 0.5;  // simulated ms per real ms
+  double speed_ = 0;  // simulated ms per real ms; from the URL or its spec's default
   bool playing_ = false;
   bool compact_ = false;  // embedded: no introduction, no log
 

@@ -7,8 +7,11 @@
 #include <numbers>
 #include <vector>
 
+#include <vigil/detect/params.hpp>
 #include <vigil/detect/phi.hpp>
+#include <vigil/sim/heartbeat_params.hpp>
 #include "panels/panel_layout.hpp"
+#include "panels/param_ui.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 #include "scenes/scene_strip.hpp"
@@ -26,6 +29,9 @@ ImU32 model_color(std::size_t i) {
                        plot::palette().green};
   return all[i];
 }
+namespace phi_param = detect::phi_param;
+namespace stream_param = sim::heartbeat_param;
+
 constexpr double kHistorySeconds = 10.0;
 constexpr double kTimeouts[] = {300.0, 1000.0, 3000.0};
 ImU32 detector_color(std::size_t i) {
@@ -44,19 +50,19 @@ double normal_pdf(double x, double mean, double sd) {
 }  // namespace
 
 PhiTailPanel::PhiTailPanel(const UrlParams& params) {
-  mean_ms_ = params.number("mean", mean_ms_, 1, 60000);
-  std_ms_ = params.number("std", std_ms_, 0.1, 60000);
-  pause_ms_ = params.number("pause", pause_ms_, 0, 60000);
-  silence_ms_ = params.number("silence", silence_ms_, 0, 600000);
+  mean_ms_ = url_param(params, phi_param::mean);
+  std_ms_ = url_param(params, phi_param::std_dev);
+  pause_ms_ = url_param(params, phi_param::pause);
+  silence_ms_ = url_param(params, phi_param::silence);
   if (auto m = params.text("model"))
     if (auto parsed = detect::parse_tail_model(*m)) model_ = static_cast<int>(parsed.value());
   follow_live_ = params.flag("follow");
   log_density_ = params.flag("log");
-  interval_ms_ = params.number("interval", interval_ms_, 10, 5000);
-  delay_ms_ = params.number("delay", delay_ms_, 0, 2000);
-  jitter_ms_ = params.number("jitter", jitter_ms_, 0, 2000);
-  loss_pct_ = params.number("loss", loss_pct_, 0, 90);
-  seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
+  interval_ms_ = url_param(params, stream_param::interval);
+  delay_ms_ = url_param(params, stream_param::delay);
+  jitter_ms_ = url_param(params, stream_param::jitter);
+  loss_ = url_param(params, stream_param::loss);
+  seed_ = static_cast<std::uint32_t>(url_param(params, stream_param::seed));
   restart_live();
   if (params.text("scene").value_or("") == kPauseCrashScene) start_scene();
 }
@@ -127,25 +133,25 @@ bool PhiTailPanel::animating() const {
 }
 
 void PhiTailPanel::save(UrlParams& p) const {
-  p.set("mean", mean_ms_);
-  p.set("std", std_ms_);
-  p.set("pause", pause_ms_);
-  p.set("silence", silence_ms_);
+  save_param(p, phi_param::mean, mean_ms_);
+  save_param(p, phi_param::std_dev, std_ms_);
+  save_param(p, phi_param::pause, pause_ms_);
+  save_param(p, phi_param::silence, silence_ms_);
   p.set("model", std::string(detect::to_string(kModelOrder[model_])));
   p.set_flag("follow", follow_live_);
   p.set_flag("log", log_density_);
-  p.set("interval", interval_ms_);
-  p.set("delay", delay_ms_);
-  p.set("jitter", jitter_ms_);
-  p.set("loss", loss_pct_);
-  p.set("seed", static_cast<double>(seed_));
+  save_param(p, stream_param::interval, interval_ms_);
+  save_param(p, stream_param::delay, delay_ms_);
+  save_param(p, stream_param::jitter, jitter_ms_);
+  save_param(p, stream_param::loss, loss_);
+  save_param(p, stream_param::seed, seed_);
 }
 
 void PhiTailPanel::restart_live() {
   sim::HeartbeatConfig c;
   c.interval = Millis{std::llround(interval_ms_)};
   c.delay = sim::DelayModel::normal(delay_ms_, jitter_ms_);
-  c.loss = loss_pct_ / 100.0;
+  c.loss = loss_;
   stream_ = sim::HeartbeatStream::create(c, Rng(seed_).fork(restarts_++)).value();
   for (std::size_t i = 0; i < kModels; ++i) {
     detect::PhiAccrualConfig dc;
@@ -165,7 +171,7 @@ void PhiTailPanel::restart_live() {
 
 void PhiTailPanel::apply_link() {
   auto s = stream_->reconfigure(Millis{std::llround(interval_ms_)},
-                                sim::DelayModel::normal(delay_ms_, jitter_ms_), loss_pct_ / 100.0);
+                                sim::DelayModel::normal(delay_ms_, jitter_ms_), loss_);
   link_error_ = s ? "" : s.error().message;
 }
 
@@ -296,7 +302,9 @@ double PhiTailPanel::reference_phi() const {
   if (model == detect::TailModel::empirical)
     return detect::phi_empirical(silence_ms_, detectors_[3]->window().unordered(), pause_ms_);
   // Sliders keep every input in range, so the checked function cannot fail here.
-  return detect::phi(silence_ms_, mean_ms_, std_ms_, pause_ms_, model).value();
+  // A silence followed live may outgrow the formula's range; phi is infinite long before.
+  const double silence = std::min(silence_ms_, phi_param::silence.max);
+  return detect::phi(silence, mean_ms_, std_ms_, pause_ms_, model).value();
 }
 
 void PhiTailPanel::draw_scene() {
@@ -340,11 +348,11 @@ void PhiTailPanel::draw_controls() {
   ImGui::PushItemWidth(-label_width);
   ImGui::Combo("tail model", &model_, kModelNames, static_cast<int>(kModels));
   ImGui::BeginDisabled(follow_live_);
-  slider("mean (ms)", &mean_ms_, 1, 3000, "%.1f");
-  slider("std-dev (ms)", &std_ms_, 1, 1000, "%.1f");
-  slider("silence (ms)", &silence_ms_, 0, 6000, "%.0f");
+  param_slider(phi_param::mean, &mean_ms_);
+  param_slider(phi_param::std_dev, &std_ms_);
+  param_slider(phi_param::silence, &silence_ms_);
   ImGui::EndDisabled();
-  slider("pause margin (ms)", &pause_ms_, 0, 3000, "%.0f");
+  param_slider(phi_param::pause, &pause_ms_);
   ImGui::PopItemWidth();
   ImGui::Checkbox("follow the live stream's fit", &follow_live_);
   ImGui::Checkbox("log density axis", &log_density_);
@@ -373,10 +381,10 @@ void PhiTailPanel::draw_controls() {
   section("Live heartbeat stream");
   ImGui::PushItemWidth(-label_width);
   bool link = false;
-  link |= slider("interval (ms)", &interval_ms_, 20, 2000, "%.0f");
-  link |= slider("delay (ms)", &delay_ms_, 0, 500, "%.0f");
-  link |= slider("jitter (ms)", &jitter_ms_, 0, 300, "%.0f");
-  link |= slider("loss (%)", &loss_pct_, 0, 50, "%.0f");
+  link |= param_slider(stream_param::interval, &interval_ms_);
+  link |= param_slider(stream_param::delay, &delay_ms_);
+  link |= param_slider(stream_param::jitter, &jitter_ms_);
+  link |= param_slider(stream_param::loss, &loss_);
   ImGui::PopItemWidth();
   if (link) apply_link();
   if (!link_error_.empty())

@@ -71,15 +71,18 @@ class PhiTailPanel : public Panel {
   void draw_live_phi_plot(float height);
   void draw_histogram_plot(float height);
 
-  // The reference distribution (sliders, or the live fit when following it).
-  double mean_ms_ = 1000, std_ms_ = 50, pause_ms_ = 0, silence_ms_ = 1200;
+  // The reference distribution (sliders, or the live fit when following it); from the URL or
+  // detect::phi_param's defaults.
+  double mean_ms_ = 0, std_ms_ = 0, pause_ms_ = 0, silence_ms_ = 0;
   int model_ = 0;
   bool follow_live_ = false;
   bool log_density_ = false;  // a log axis shows the tail's shape, invisible on a linear one
 
   // The live stream and one detector per tail model, all fed the same arrivals.
-  double interval_ms_ = 100, delay_ms_ = 30, jitter_ms_ = 20, loss_pct_ = 5;
-  std::uint32_t seed_ = 1;
+  // From the URL or sim::heartbeat_param's defaults.
+  double interval_ms_ = 0, delay_ms_ = 0, jitter_ms_ = 0;
+  double loss_ = 0;  // a probability; the page shows it in %
+  std::uint32_t seed_ = 0;
   std::uint32_t restarts_ = 0;
   std::optional<sim::HeartbeatStream> stream_;
   std::array<std::optional<detect::PhiAccrual>, kModels> detectors_;

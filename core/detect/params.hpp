@@ -1,0 +1,62 @@
+#pragma once
+
+#include <array>
+
+#include <vigil/base/param_spec.hpp>
+
+namespace vigil::detect {
+
+// The inputs of the phi formula (detect::phi, see ParamSpec): its range checks, the flags of
+// `vigil lab phi` and the phi demo's URL keys and sliders for its reference distribution. The
+// defaults are the page's (Hayashibara et al.'s example: a 1 s cadence, 50 ms spread, 1.2 s of
+// silence); the command line requires --mean, --silence and, for the normal and logistic
+// models, --std.
+namespace phi_param {
+// A day bounds every time: phi is already infinite long before.
+inline constexpr double kMaxMs = 86'400'000;
+
+inline constexpr ParamSpec mean{.flag = "mean",
+                                .label = "mean (ms)",
+                                .unit = "ms",
+                                .help = "mean inter-arrival time",
+                                .def = 1000,
+                                .min = 0,
+                                .max = kMaxMs,
+                                .min_open = true,
+                                .view_min = 1,
+                                .view_max = 3000,
+                                .digits = 1};
+inline constexpr ParamSpec std_dev{.flag = "std",
+                                   .label = "std-dev (ms)",
+                                   .unit = "ms",
+                                   .help = "standard deviation (normal and logistic)",
+                                   .def = 50,
+                                   .min = 0,
+                                   .max = kMaxMs,
+                                   .min_open = true,
+                                   .view_min = 1,
+                                   .view_max = 1000,
+                                   .digits = 1};
+inline constexpr ParamSpec silence{.flag = "silence",
+                                   .label = "silence (ms)",
+                                   .unit = "ms",
+                                   .help = "time since the last heartbeat",
+                                   .def = 1200,
+                                   .min = 0,
+                                   .max = kMaxMs,
+                                   .view_min = 0,
+                                   .view_max = 6000};
+// Akka's acceptable-heartbeat-pause.
+inline constexpr ParamSpec pause{.flag = "pause",
+                                 .label = "pause margin (ms)",
+                                 .unit = "ms",
+                                 .help = "pause margin added to the mean",
+                                 .def = 0,
+                                 .min = 0,
+                                 .max = kMaxMs,
+                                 .view_min = 0,
+                                 .view_max = 3000};
+inline constexpr std::array all{mean, std_dev, silence, pause};
+}  // namespace phi_param
+
+}  // namespace vigil::detect
