@@ -20,7 +20,8 @@ std::string number_text(double x) {
 }
 
 std::string ParamSpec::range_text() const {
-  std::string out = (min_open ? "(" : "[") + number_text(min) + ", " + number_text(max) + "]";
+  std::string out =
+      (min_open ? "(" : "[") + number_text(min) + ", " + number_text(max) + (max_open ? ")" : "]");
   if (!unit.empty()) out += " " + std::string(unit);
   return out;
 }

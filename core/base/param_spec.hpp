@@ -20,6 +20,7 @@ struct ParamSpec {
   double def = 0.0;
   double min = 0.0, max = 0.0;  // what the model accepts
   bool min_open = false;        // min itself excluded: (min, max]
+  bool max_open = false;        // max itself excluded: [min, max), as a loss probability below 1
   // The web slider's range, inside [min, max]: what a page can explore within a frame's work.
   double view_min = 0.0, view_max = 0.0;
   bool integer = false;
@@ -31,7 +32,7 @@ struct ParamSpec {
 
   constexpr std::string_view url_key() const { return key.empty() ? flag : key; }
   constexpr bool contains(double v) const {
-    return (min_open ? v > min : v >= min) && v <= max &&
+    return (min_open ? v > min : v >= min) && (max_open ? v < max : v <= max) &&
            (!integer || v == static_cast<long long>(v));
   }
   // "[1, 64]" or "(0, 10000] ms".

@@ -4,26 +4,16 @@
 
 namespace vigil::gossip {
 
-namespace {
-
-// Every member holds a list of n entries and receives ~fanout lists a round: n² memory and
-// n²·fanout work per round, which stays interactive up to a few thousand members.
-constexpr std::size_t kMaxNodes = 2000;
-constexpr int kMaxFanout = 100;
-constexpr int kMaxRounds = 100000;
-
-}  // namespace
-
 Status HeartbeatConfig::validate() const {
-  if (nodes < 2 || nodes > kMaxNodes) return Error{"--nodes must be between 2 and 2000"};
-  if (fanout < 1 || fanout > kMaxFanout) return Error{"--fanout must be between 1 and 100"};
-  if (t_fail < 1 || t_fail > kMaxRounds) return Error{"--tfail must be between 1 and 100000"};
-  if (t_cleanup != 0 && (t_cleanup < t_fail || t_cleanup > kMaxRounds))
+  namespace p = membership_param;
+  if (auto s = p::nodes.check(static_cast<double>(nodes)); !s) return s;
+  if (auto s = p::fanout.check(fanout); !s) return s;
+  if (auto s = p::t_fail.check(t_fail); !s) return s;
+  if (auto s = p::t_cleanup.check(t_cleanup); !s) return s;
+  if (t_cleanup != 0 && t_cleanup < t_fail)
     return Error{"--tcleanup must be at least --tfail (" + std::to_string(t_fail) +
-                 ") and at most 100000, or 0 for twice --tfail"};
-  if (!(loss >= 0.0 && loss < 1.0))
-    return Error{"--loss must be in [0, 1), got " + std::to_string(loss)};
-  return ok_status();
+                 "), or 0 for twice --tfail"};
+  return p::loss.check(loss);
 }
 
 Result<HeartbeatCluster> HeartbeatCluster::create(const HeartbeatConfig& config) {

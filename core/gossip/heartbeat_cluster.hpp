@@ -6,15 +6,18 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/gossip/params.hpp>
 
 namespace vigil::gossip {
 
 struct HeartbeatConfig {
-  std::size_t nodes = 100;
-  int fanout = 2;
-  int t_fail = 10;    // rounds without growth before a member is marked failed
-  int t_cleanup = 0;  // rounds without growth before its entry is dropped; 0 means 2 · t_fail
-  double loss = 0.0;  // per gossip message
+  std::size_t nodes = static_cast<std::size_t>(membership_param::nodes.def);
+  int fanout = static_cast<int>(membership_param::fanout.def);
+  // Rounds without growth before a member is marked failed.
+  int t_fail = static_cast<int>(membership_param::t_fail.def);
+  // Rounds without growth before its entry is dropped; 0 means 2 · t_fail.
+  int t_cleanup = static_cast<int>(membership_param::t_cleanup.def);
+  double loss = membership_param::loss.def;  // per gossip message
 
   Status validate() const;
   int cleanup_rounds() const { return t_cleanup > 0 ? t_cleanup : 2 * t_fail; }

@@ -11,10 +11,6 @@ constexpr std::uint8_t kUninformed = 0;
 constexpr std::uint8_t kInformed = 1;    // knew when the round began
 constexpr std::uint8_t kJustLearnt = 2;  // learnt during this round
 
-constexpr std::size_t kMaxNodes = 10'000'000;
-constexpr int kMaxFanout = 1000;
-constexpr int kMaxRoundsLimit = 1'000'000;
-
 }  // namespace
 
 const char* mode_name(Mode mode) {
@@ -36,15 +32,13 @@ Result<Mode> parse_mode(const std::string& name) {
 }
 
 Status SpreadOptions::validate() const {
-  if (nodes < 1 || nodes > kMaxNodes) return Error{"--nodes must be between 1 and 10000000"};
-  if (fanout < 1 || fanout > kMaxFanout) return Error{"--fanout must be between 1 and 1000"};
-  if (!(loss >= 0.0 && loss < 1.0))
-    return Error{"--loss must be in [0, 1), got " + std::to_string(loss)};
+  if (auto s = spread_param::nodes.check(static_cast<double>(nodes)); !s) return s;
+  if (auto s = spread_param::fanout.check(fanout); !s) return s;
+  if (auto s = spread_param::loss.check(loss); !s) return s;
+  if (auto s = spread_param::dead.check(static_cast<double>(dead)); !s) return s;
   if (dead >= nodes)
     return Error{"--dead must be smaller than --nodes: the rumour starts at a live member"};
-  if (max_rounds < 0 || max_rounds > kMaxRoundsLimit)
-    return Error{"--max-rounds must be between 0 (automatic) and 1000000"};
-  return ok_status();
+  return spread_param::max_rounds.check(max_rounds);
 }
 
 int default_max_rounds(std::size_t nodes) {

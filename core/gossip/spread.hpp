@@ -7,6 +7,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/base/rng.hpp>
+#include <vigil/gossip/params.hpp>
 
 namespace vigil::gossip {
 
@@ -31,12 +32,12 @@ Result<Mode> parse_mode(const std::string& name);
 // message carrying the initiator's news and an answer carrying the target's, the answer sent only
 // if the first message arrived.
 struct SpreadOptions {
-  std::size_t nodes = 1000;
-  int fanout = 1;
+  std::size_t nodes = static_cast<std::size_t>(spread_param::nodes.def);
+  int fanout = static_cast<int>(spread_param::fanout.def);
   Mode mode = Mode::push;
-  double loss = 0.0;
-  std::size_t dead = 0;
-  int max_rounds = 0;  // 0: default_max_rounds(nodes)
+  double loss = spread_param::loss.def;
+  std::size_t dead = static_cast<std::size_t>(spread_param::dead.def);
+  int max_rounds = static_cast<int>(spread_param::max_rounds.def);  // 0: default_max_rounds(nodes)
 
   Status validate() const;
 };

@@ -13,7 +13,6 @@ namespace vigil::lab {
 
 namespace {
 
-constexpr int kMaxTrials = 10000;
 constexpr int kTheoryHorizon = 1'000'000;  // rounds; only loss above 0.9999 needs more
 
 std::string fixed(double x, int decimals) {
@@ -46,7 +45,7 @@ gossip::SpreadOptions GossipOptions::spread_options() const {
 }
 
 Status GossipOptions::validate() const {
-  if (trials < 1 || trials > kMaxTrials) return Error{"--trials must be between 1 and 10000"};
+  if (auto s = gossip::spread_param::trials.check(trials); !s) return s;
   return spread_options().validate();
 }
 
@@ -140,12 +139,15 @@ Report gossip_report(const GossipResult& r, const GossipOptions& o) {
 
 Status GossipTableOptions::validate() const {
   if (nodes.empty() || fanouts.empty()) return Error{"the grid needs node counts and fanouts"};
-  for (std::size_t n : nodes)
-    if (n < 2 || n > 10'000'000) return Error{"--nodes must be between 2 and 10000000"};
+  namespace p = gossip::spread_param;
+  for (std::size_t n : nodes) {
+    if (auto s = p::nodes.check(static_cast<double>(n)); !s) return s;
+    // Pittel's log2 n + ln n, the column the grid is compared with, needs two members.
+    if (n < 2) return Error{"--table needs at least 2 --nodes"};
+  }
   for (int f : fanouts)
-    if (f < 1 || f > 1000) return Error{"--fanout must be between 1 and 1000"};
-  if (trials < 1 || trials > kMaxTrials) return Error{"--trials must be between 1 and 10000"};
-  return ok_status();
+    if (auto s = p::fanout.check(f); !s) return s;
+  return p::trials.check(trials);
 }
 
 Result<std::vector<GossipTableRow>> run_gossip_table(const GossipTableOptions& o,
@@ -208,9 +210,8 @@ Status MembershipOptions::validate() const {
     c.loss = loss;
     if (auto s = c.validate(); !s) return s;
   }
-  if (trials < 1 || trials > 1000) return Error{"--trials must be between 1 and 1000"};
-  if (rounds < 0 || rounds > 100000) return Error{"--rounds must be between 0 and 100000"};
-  return ok_status();
+  if (auto s = gossip::membership_param::trials.check(trials); !s) return s;
+  return gossip::membership_param::rounds.check(rounds);
 }
 
 Result<std::vector<MembershipRow>> run_membership(const MembershipOptions& o,
@@ -328,8 +329,10 @@ Report membership_report(const std::vector<MembershipRow>& rows, const Membershi
 // -------------------------------------------------------------------------------- heartbeats
 
 Status HeartbeatCostOptions::validate() const {
-  if (nodes < 2 || nodes > 1'000'000) return Error{"--nodes must be between 2 and 1000000"};
-  if (fanout < 1 || static_cast<std::size_t>(fanout) >= nodes)
+  namespace p = gossip::heartbeat_cost_param;
+  if (auto s = p::nodes.check(static_cast<double>(nodes)); !s) return s;
+  if (auto s = p::fanout.check(fanout); !s) return s;
+  if (static_cast<std::size_t>(fanout) >= nodes)
     return Error{"--fanout must be between 1 and --nodes - 1"};
   return ok_status();
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <vigil/base/result.hpp>
+#include <vigil/gossip/params.hpp>
 #include <vigil/gossip/spread.hpp>
 #include <vigil/lab/progress.hpp>
 #include <vigil/lab/table.hpp>
@@ -14,14 +15,15 @@ namespace vigil::lab {
 
 // --- gossip: one rumour over n members, averaged over trials.
 struct GossipOptions {
-  std::size_t nodes = 1000;
-  int fanout = 1;
+  std::size_t nodes = static_cast<std::size_t>(gossip::spread_param::nodes.def);
+  int fanout = static_cast<int>(gossip::spread_param::fanout.def);
   gossip::Mode mode = gossip::Mode::push;
-  int trials = 5;
-  double loss = 0.0;
-  std::size_t dead = 0;
-  int max_rounds = 0;  // 0: gossip::default_max_rounds(nodes)
-  std::uint32_t seed = 44;
+  int trials = static_cast<int>(gossip::spread_param::trials.def);
+  double loss = gossip::spread_param::loss.def;
+  std::size_t dead = static_cast<std::size_t>(gossip::spread_param::dead.def);
+  // 0: gossip::default_max_rounds(nodes)
+  int max_rounds = static_cast<int>(gossip::spread_param::max_rounds.def);
+  std::uint32_t seed = static_cast<std::uint32_t>(gossip::spread_param::seed.def);
 
   Status validate() const;
   gossip::SpreadOptions spread_options() const;
@@ -53,8 +55,8 @@ Report gossip_report(const GossipResult& result, const GossipOptions& options);
 struct GossipTableOptions {
   std::vector<std::size_t> nodes = {100, 1000, 10000};
   std::vector<int> fanouts = {1, 3};
-  int trials = 5;
-  std::uint32_t seed = 44;
+  int trials = static_cast<int>(gossip::spread_param::trials.def);
+  std::uint32_t seed = static_cast<std::uint32_t>(gossip::spread_param::seed.def);
 
   Status validate() const;
 };
@@ -78,14 +80,16 @@ Report gossip_table_report(const std::vector<GossipTableRow>& rows,
 // rounds, then crashes the last member and runs until every live member holds it failed. Trial
 // t draws from Rng(seed).fork(t) for every T_fail, so the rows differ only by T_fail.
 struct MembershipOptions {
-  std::size_t nodes = 100;
-  int fanout = 2;
-  std::vector<int> t_fail = {3, 10};
-  int t_cleanup = 0;  // 0: twice each T_fail
-  int trials = 30;
-  int rounds = 40;  // watched for false suspicions before the crash, counted from the start
-  double loss = 0.0;
-  std::uint32_t seed = 1998;
+  std::size_t nodes = static_cast<std::size_t>(gossip::membership_param::nodes.def);
+  int fanout = static_cast<int>(gossip::membership_param::fanout.def);
+  // A short T_fail that suspects live members against the model's default that does not.
+  std::vector<int> t_fail = {3, static_cast<int>(gossip::membership_param::t_fail.def)};
+  int t_cleanup = static_cast<int>(gossip::membership_param::t_cleanup.def);  // 0: twice each
+  int trials = static_cast<int>(gossip::membership_param::trials.def);
+  // Watched for false suspicions before the crash, counted from the start.
+  int rounds = static_cast<int>(gossip::membership_param::rounds.def);
+  double loss = gossip::membership_param::loss.def;
+  std::uint32_t seed = static_cast<std::uint32_t>(gossip::membership_param::seed.def);
 
   Status validate() const;
 };
@@ -116,8 +120,8 @@ Report membership_report(const std::vector<MembershipRow>& rows, const Membershi
 
 // --- heartbeats: messages per interval, all-to-all heartbeats against gossiping full lists.
 struct HeartbeatCostOptions {
-  std::size_t nodes = 100;
-  int fanout = 2;
+  std::size_t nodes = static_cast<std::size_t>(gossip::heartbeat_cost_param::nodes.def);
+  int fanout = static_cast<int>(gossip::heartbeat_cost_param::fanout.def);
 
   Status validate() const;
 };

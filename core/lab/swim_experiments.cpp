@@ -15,10 +15,6 @@ namespace {
 // Experiments start measuring once every node has had a few periods to settle its phases.
 constexpr int kWarmupPeriods = 5;
 
-std::string pct(double x) {
-  return std::to_string(x);
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------------------- swim-probe
@@ -30,9 +26,11 @@ double probe_failure_formula(double loss, int indirect) {
 }
 
 Status SwimProbeOptions::validate() const {
-  if (!(loss >= 0.0 && loss < 1.0)) return Error{"--loss must be in [0, 1), got " + pct(loss)};
-  if (indirect < 0 || indirect > 16) return Error{"--indirect must be between 0 and 16"};
-  if (probes < 1 || probes > 100'000'000) return Error{"--probes must be between 1 and 100000000"};
+  namespace p = swim_probe_param;
+  if (auto s = p::loss.check(loss); !s) return s;
+  if (auto s = p::indirect.check(indirect); !s) return s;
+  if (auto s = p::probes.check(static_cast<double>(probes)); !s) return s;
+  if (auto s = p::nodes.check(static_cast<double>(nodes)); !s) return s;
   if (nodes < static_cast<std::size_t>(indirect) + 2)
     return Error{"the cluster needs at least indirect + 2 members"};
   return ok_status();
@@ -92,13 +90,15 @@ Report swim_probe_report(const SwimProbeResult& r, const SwimProbeOptions& o) {
 // -------------------------------------------------------------------------------------- swim
 
 Status SwimRunOptions::validate() const {
-  if (nodes < 2 || nodes > 5000) return Error{"--nodes must be between 2 and 5000"};
+  namespace p = swim_param;
+  if (auto s = p::nodes.check(static_cast<double>(nodes)); !s) return s;
+  if (auto s = p::kill.check(static_cast<double>(kill)); !s) return s;
   if (kill >= nodes) return Error{"--kill must be smaller than --nodes"};
-  if (periods < 1 || periods > 100000) return Error{"--periods must be between 1 and 100000"};
-  if (!(loss >= 0.0 && loss < 1.0)) return Error{"--loss must be in [0, 1)"};
+  if (auto s = p::periods.check(periods); !s) return s;
+  if (auto s = p::loss.check(loss); !s) return s;
+  if (auto s = p::slow.check(static_cast<double>(slow)); !s) return s;
   if (slow + kill > nodes) return Error{"--slow plus --kill cannot exceed --nodes"};
-  if (!(slow_periods >= 0.0 && slow_periods <= 100.0))
-    return Error{"slowness must be 0..100 periods"};
+  if (auto s = p::slow_periods.check(slow_periods); !s) return s;
   if (auto p = swim::Config::profile(profile); !p) return p.error();
   return ok_status();
 }

@@ -7,6 +7,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/lab/progress.hpp>
+#include <vigil/lab/swim_params.hpp>
 #include <vigil/lab/table.hpp>
 #include <vigil/swim/config.hpp>
 
@@ -14,11 +15,11 @@ namespace vigil::lab {
 
 // --- swim-probe: how often a probe of a live member fails under independent message loss.
 struct SwimProbeOptions {
-  double loss = 0.05;
-  int indirect = 3;
-  std::uint64_t probes = 200000;
-  std::size_t nodes = 20;
-  std::uint32_t seed = 2002;
+  double loss = swim_probe_param::loss.def;
+  int indirect = static_cast<int>(swim_probe_param::indirect.def);
+  std::uint64_t probes = static_cast<std::uint64_t>(swim_probe_param::probes.def);
+  std::size_t nodes = static_cast<std::size_t>(swim_probe_param::nodes.def);
+  std::uint32_t seed = static_cast<std::uint32_t>(swim_probe_param::seed.def);
   Status validate() const;
 };
 
@@ -36,15 +37,16 @@ Report swim_probe_report(const SwimProbeResult& r, const SwimProbeOptions& o);
 
 // --- swim: crash M of N members and watch detection, mistakes and cost.
 struct SwimRunOptions {
-  std::size_t nodes = 100;
-  std::size_t kill = 1;
-  int periods = 60;  // probe periods observed after the crash
-  double loss = 0.0;
+  std::size_t nodes = static_cast<std::size_t>(swim_param::nodes.def);
+  std::size_t kill = static_cast<std::size_t>(swim_param::kill.def);
+  int periods = static_cast<int>(swim_param::periods.def);  // observed after the crash
+  double loss = swim_param::loss.def;
   std::string profile = "lan";
   bool lifeguard = true;
-  std::size_t slow = 0;       // members that process incoming datagrams late
-  double slow_periods = 5.0;  // how late, in probe periods
-  std::uint32_t seed = 1;
+  // Members that process incoming datagrams late, and how late, in probe periods.
+  std::size_t slow = static_cast<std::size_t>(swim_param::slow.def);
+  double slow_periods = swim_param::slow_periods.def;
+  std::uint32_t seed = static_cast<std::uint32_t>(swim_param::seed.def);
   Status validate() const;
 };
 

@@ -30,13 +30,13 @@ run 0 lab gossip --nodes 200 --loss 0.9 --max-rounds 4 --format json &&
 run 0 lab gossip --nodes 1 && expect_in "$out" "rounds_mean: 0.0000"
 run 0 lab gossip --nodes 500 --format csv && expect_in "$out" "index,informed_by_round,theory_by_round"
 
-run 2 lab gossip --fanout 0 && expect_in "$err" "--fanout must be between 1 and 1000"
-run 2 lab gossip --nodes 0 && expect_in "$err" "--nodes must be between 1 and 10000000"
+run 2 lab gossip --fanout 0 && expect_in "$err" "--fanout must be a whole number in [1, 1000], got 0"
+run 2 lab gossip --nodes 0 && expect_in "$err" "--nodes must be a whole number in [1, 10000000], got 0"
 run 2 lab gossip --loss 1 && expect_in "$err" "--loss must be in [0, 1)"
 run 2 lab gossip --loss -0.5 && expect_in "$err" "--loss must be in [0, 1)"
 run 2 lab gossip --nodes 100 --dead 100 && expect_in "$err" "--dead must be smaller than --nodes"
 run 2 lab gossip --mode gossip && expect_in "$err" "--mode must be one of push|pull|pushpull"
-run 2 lab gossip --trials 0 && expect_in "$err" "--trials must be between 1 and 10000"
+run 2 lab gossip --trials 0 && expect_in "$err" "--trials must be a whole number in [1, 10000], got 0"
 run 2 lab gossip --table --loss 0.1 && expect_in "$err" "drop --loss"
 run 2 lab gossip --table --mode pull && expect_in "$err" "push gossip only"
 run 2 lab gossip --table --nodes 10,x && expect_in "$err" "--nodes expects positive whole numbers"
@@ -55,7 +55,7 @@ run 0 lab membership --tfail 2,4 --trials 2 --rounds 10 && expect_in "$out" "T_f
   expect_in "$out" "false_by_round_tfail_4"
 run 2 lab membership --tfail 0 && expect_in "$err" "--tfail expects positive whole numbers"
 run 2 lab membership --tfail 10 --tcleanup 5 && expect_in "$err" "--tcleanup must be at least --tfail (10)"
-run 2 lab membership --nodes 1 && expect_in "$err" "--nodes must be between 2 and 2000"
+run 2 lab membership --nodes 1 && expect_in "$err" "--nodes must be a whole number in [2, 2000], got 1"
 run 2 lab membership --loss 1.5 && expect_in "$err" "--loss must be in [0, 1)"
 
 # All-to-all against gossip, per interval.

@@ -166,7 +166,7 @@ TEST_CASE("bad membership parameters are refused with the flag to fix") {
   auto c = config(100, 2, 10);
   auto bad = c;
   bad.nodes = 1;
-  CHECK(message(bad).find("--nodes must be between 2 and 2000") != std::string::npos);
+  CHECK(message(bad).find("--nodes must be a whole number in [2, 2000]") != std::string::npos);
   bad = c;
   bad.fanout = 0;
   CHECK(message(bad).find("--fanout") != std::string::npos);

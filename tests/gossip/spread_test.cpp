@@ -230,10 +230,10 @@ TEST_CASE("bad parameters are refused with the flag to fix") {
   auto o = options(100, 1, Mode::push);
   auto bad = o;
   bad.fanout = 0;
-  expect_error(bad, "--fanout must be between 1 and 1000");
+  expect_error(bad, "--fanout must be a whole number in [1, 1000]");
   bad = o;
   bad.nodes = 0;
-  expect_error(bad, "--nodes must be between 1");
+  expect_error(bad, "--nodes must be a whole number in [1, 10000000]");
   bad = o;
   bad.loss = 1.0;
   expect_error(bad, "--loss must be in [0, 1)");

@@ -97,7 +97,7 @@ TEST_CASE("gossip: runs that hit the cap are reported, not averaged") {
   CHECK(json["finished_trials"] == 0.0);
   CHECK(render(report, Format::table).find("3 trial(s) hit the round cap") != std::string::npos);
   o.trials = 0;
-  CHECK(run_gossip(o).error().message == "--trials must be between 1 and 10000");
+  CHECK(run_gossip(o).error().message == "--trials must be a whole number in [1, 10000], got 0");
 }
 
 TEST_CASE("membership: T_fail 3 against 10, at 100 members and fanout 2") {
@@ -169,7 +169,7 @@ TEST_CASE("membership options are checked") {
         std::string::npos);
   o.t_cleanup = 0;
   o.trials = 0;
-  CHECK(run_membership(o).error().message == "--trials must be between 1 and 1000");
+  CHECK(run_membership(o).error().message == "--trials must be a whole number in [1, 1000], got 0");
 }
 
 TEST_CASE("heartbeats: all-to-all n(n-1) against gossip n x fanout") {

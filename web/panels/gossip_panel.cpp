@@ -10,6 +10,8 @@
 
 #include <vigil/gossip/theory.hpp>
 #include "panels/panel_layout.hpp"
+#include "panels/param_ui.hpp"
+#include "panels/param_url.hpp"
 #include "panels/widgets.hpp"
 
 namespace vigil::web {
@@ -19,11 +21,20 @@ namespace {
 constexpr gossip::Mode kModes[] = {gossip::Mode::push, gossip::Mode::pull, gossip::Mode::push_pull};
 constexpr const char* kModeLabels[] = {"push", "pull", "push-pull"};
 
-constexpr int kMinNodes = 10;
-constexpr int kMaxNodes = 1'000'000;
-constexpr int kMaxFanout = 10;
-constexpr double kMaxLossPct = 90;
-constexpr int kMaxMembers = 200;  // n x n lists: beyond this a sweep no longer fits a blink
+namespace spread = gossip::spread_param;
+namespace membership = gossip::membership_param;
+
+// How fast the page plays, a knob of the page alone.
+constexpr ParamSpec kRate{.key = "rate",
+                          .label = "rounds / s",
+                          .unit = "rounds/s",
+                          .help = "rounds played per second",
+                          .def = 2,
+                          .min = 0.25,
+                          .max = 30,
+                          .view_min = 0.25,
+                          .view_max = 30,
+                          .digits = 2};
 constexpr int kTheoryHorizon = 100'000;
 // A background tab gets no frames; on return, play on rather than replay the lost seconds.
 constexpr double kMaxFrameMs = 250;
@@ -83,24 +94,26 @@ ImVec4 to_vec4(ImU32 c) {
 
 }  // namespace
 
-GossipPanel::GossipPanel(const UrlParams& params) {
-  nodes_ = static_cast<int>(params.number("n", nodes_, kMinNodes, kMaxNodes));
-  fanout_ = static_cast<int>(params.number("fanout", fanout_, 1, kMaxFanout));
+GossipPanel::GossipPanel(const UrlParams& params) : rate_(url_param(params, kRate)) {
+  nodes_ = url_param(params, spread::nodes, nodes_);
+  fanout_ = url_param(params, spread::fanout, fanout_);
   if (auto m = params.text("mode"))
     if (auto parsed = gossip::parse_mode(*m))
       mode_ = static_cast<int>(std::find(std::begin(kModes), std::end(kModes), parsed.value()) -
                                std::begin(kModes));
-  loss_pct_ = params.number("loss", loss_pct_, 0, kMaxLossPct);
-  dead_ = static_cast<int>(params.number("dead", dead_, 0, nodes_ - 1));
-  seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
-  rate_ = params.number("rate", rate_, 0.25, 30);
+  loss_ = url_param(params, spread::loss, loss_);
+  dead_ = url_param(params, spread::dead, dead_);  // restart() keeps it below nodes_
+  seed_ = static_cast<std::uint32_t>(url_param(params, spread::seed, static_cast<double>(seed_)));
   playing_ = params.flag("autoplay");
   log_tail_ = params.flag("log");
   if (params.text("view").value_or("spread") == "membership") view_ = View::membership;
-  if (params.text("n"))
-    members_ = std::clamp(nodes_, kMinNodes, kMaxMembers);  // one n for both views, capped here
-  trials_ = static_cast<int>(params.number("trials", trials_, 1, 10));
-  selected_tfail_ = static_cast<int>(params.number("tfail", selected_tfail_, 1, kTfails));
+  // One n for both views, capped to the membership view's slider.
+  if (params.text(std::string(membership::nodes.url_key())))
+    members_ = std::clamp(nodes_, static_cast<int>(membership::nodes.view_min),
+                          static_cast<int>(membership::nodes.view_max));
+  trials_ = url_param(params, membership::trials, trials_);
+  watched_ = url_param(params, membership::rounds, watched_);
+  selected_tfail_ = url_param(params, membership::t_fail, selected_tfail_);
   restart();
   // &round=k opens k rounds in (any k past the end: finished), for pages that embed a moment.
   const double start_round = params.number("round", 0, 0, 1e9);
@@ -117,17 +130,18 @@ void GossipPanel::save(UrlParams& p) const {
   const bool membership = view_ == View::membership;
   p.set("view", membership ? "membership" : "spread");
   // One n for both views, as the constructor reads it.
-  p.set("n", static_cast<double>(membership ? members_ : nodes_));
-  p.set("fanout", static_cast<double>(fanout_));
+  save_param(p, spread::nodes, membership ? members_ : nodes_);
+  save_param(p, spread::fanout, fanout_);
   p.set("mode", gossip::mode_name(kModes[mode_]));
-  p.set("loss", loss_pct_);
-  p.set("dead", static_cast<double>(dead_));
-  p.set("seed", static_cast<double>(seed_));
-  p.set("rate", rate_);
+  save_param(p, spread::loss, loss_);
+  save_param(p, spread::dead, dead_);
+  save_param(p, spread::seed, seed_);
+  save_param(p, kRate, rate_);
   p.set_flag("autoplay", playing_);
   p.set_flag("log", log_tail_);
-  p.set("trials", static_cast<double>(trials_));
-  p.set("tfail", static_cast<double>(selected_tfail_));
+  save_param(p, membership::trials, trials_);
+  save_param(p, membership::rounds, watched_);
+  save_param(p, membership::t_fail, selected_tfail_);
   if (run_->round() > 0)
     p.set("round", static_cast<double>(run_->round()));
   else
@@ -139,7 +153,7 @@ gossip::SpreadOptions GossipPanel::spread_options() const {
   o.nodes = static_cast<std::size_t>(nodes_);
   o.fanout = fanout_;
   o.mode = kModes[mode_];
-  o.loss = loss_pct_ / 100.0;
+  o.loss = loss_;
   o.dead = static_cast<std::size_t>(dead_);
   return o;
 }
@@ -268,7 +282,7 @@ void GossipPanel::compute_membership(double budget_ms) {
     o.t_fail = {static_cast<int>(membership_.size()) + 1};
     o.trials = trials_;
     o.rounds = watched_;
-    o.loss = loss_pct_ / 100.0;
+    o.loss = loss_;
     o.seed = seed_;
     auto rows = lab::run_membership(o);
     if (!rows) {
@@ -343,16 +357,20 @@ void GossipPanel::draw_spread_controls(float label_width) {
   section("Rumour");
   ImGui::PushItemWidth(-label_width);
   bool changed = false;
-  ImGui::SliderInt("members", &nodes_, kMinNodes, kMaxNodes, "%d",
-                   ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  param_slider(spread::nodes, &nodes_);
   // Rebuilding a million members at every drag step would stall the slider.
   changed |= ImGui::IsItemDeactivatedAfterEdit();
   changed |= ImGui::Combo("mode", &mode_, kModeLabels, 3);
-  changed |=
-      ImGui::SliderInt("fanout", &fanout_, 1, kMaxFanout, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= slider("loss (%)", &loss_pct_, 0, kMaxLossPct, "%.0f");
-  changed |= ImGui::SliderInt("dead", &dead_, 0, nodes_ - 1, "%d",
-                              ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  changed |= param_slider(spread::fanout, &fanout_);
+  changed |= param_slider(spread::loss, &loss_);
+  {
+    // Up to every member but the first: the rumour starts at a live one.
+    const std::string label(spread::dead.label);
+    changed |= ImGui::SliderInt(
+        label.c_str(), &dead_, static_cast<int>(spread::dead.view_min),
+        std::min(static_cast<int>(spread::dead.view_max), nodes_ - 1), "%d",
+        ImGuiSliderFlags_AlwaysClamp | (spread::dead.log ? ImGuiSliderFlags_Logarithmic : 0));
+  }
   ImGui::PopItemWidth();
   if (changed) {
     invalidate_membership();
@@ -375,7 +393,7 @@ void GossipPanel::draw_spread_controls(float label_width) {
     restart();
   }
   ImGui::PushItemWidth(-label_width);
-  slider("rounds / s", &rate_, 0.25, 30, "%.2f");
+  param_slider(kRate, &rate_);
   ImGui::PopItemWidth();
   ImGui::Checkbox("uninformed fraction, log scale", &log_tail_);
 
@@ -414,15 +432,12 @@ void GossipPanel::draw_membership_controls(float label_width) {
   section("Cluster");
   ImGui::PushItemWidth(-label_width);
   bool changed = false, shared = false;  // fanout, loss and seed are the spread view's too
-  changed |= ImGui::SliderInt("members", &members_, kMinNodes, kMaxMembers, "%d",
-                              ImGuiSliderFlags_AlwaysClamp);
-  shared |= ImGui::SliderInt("fanout", &fanout_, 1, kMaxFanout, "%d", ImGuiSliderFlags_AlwaysClamp);
-  shared |= slider("loss (%)", &loss_pct_, 0, kMaxLossPct, "%.0f");
-  changed |= ImGui::SliderInt("trials", &trials_, 1, 10, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |=
-      ImGui::SliderInt("rounds watched", &watched_, 10, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SliderInt("T_fail", &selected_tfail_, 1, static_cast<int>(kTfails), "%d",
-                   ImGuiSliderFlags_AlwaysClamp);
+  changed |= param_slider(membership::nodes, &members_);
+  shared |= param_slider(membership::fanout, &fanout_);
+  shared |= param_slider(membership::loss, &loss_);
+  changed |= param_slider(membership::trials, &trials_);
+  changed |= param_slider(membership::rounds, &watched_);
+  param_slider(membership::t_fail, &selected_tfail_);
   ImGui::PopItemWidth();
   if (button("new seed")) {
     ++seed_;
@@ -732,7 +747,7 @@ nlohmann::json GossipPanel::state() const {
       {"mode", gossip::mode_name(kModes[mode_])},
       {"n", run.nodes()},
       {"fanout", fanout_},
-      {"loss", loss_pct_ / 100.0},
+      {"loss", loss_},
       {"dead", run.nodes() - run.live()},
       {"seed", seed_},
       {"round", run.round()},
@@ -766,7 +781,7 @@ nlohmann::json GossipPanel::state() const {
     }
     s["membership"] = {{"n", members_},
                        {"fanout", fanout_},
-                       {"loss", loss_pct_ / 100.0},
+                       {"loss", loss_},
                        {"trials", trials_},
                        {"rounds", watched_},
                        {"seed", seed_},

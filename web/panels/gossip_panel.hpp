@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <vigil/gossip/params.hpp>
 #include <vigil/gossip/spread_run.hpp>
 #include <vigil/lab/gossip_experiments.hpp>
 #include "app/url_params.hpp"
@@ -58,17 +59,19 @@ class GossipPanel : public Panel {
   void grid_tooltip(int image_row, int image_col) const;
   static plot::HeatCell heat_cell(int row, int col, void* self);
 
-  static constexpr std::size_t kTfails = 12;  // the membership view sweeps T_fail = 1..12
+  // The membership view sweeps T_fail = 1, 2, ... up to its slider's end.
+  static constexpr std::size_t kTfails =
+      static_cast<std::size_t>(gossip::membership_param::t_fail.view_max);
 
-  // Spread parameters.
+  // Spread parameters (fanout, loss and seed are the membership view's too).
   View view_ = View::spread;
-  int nodes_ = 1000;
-  int fanout_ = 1;
-  int mode_ = 0;  // index into kModes
-  double loss_pct_ = 0;
-  int dead_ = 0;
-  std::uint32_t seed_ = 44;
-  double rate_ = 2;  // rounds per second while playing
+  int nodes_ = static_cast<int>(gossip::spread_param::nodes.def);
+  int fanout_ = static_cast<int>(gossip::spread_param::fanout.def);
+  int mode_ = 0;                                  // index into kModes
+  double loss_ = gossip::spread_param::loss.def;  // a probability; the page shows a percentage
+  int dead_ = static_cast<int>(gossip::spread_param::dead.def);
+  std::uint32_t seed_ = static_cast<std::uint32_t>(gossip::spread_param::seed.def);
+  double rate_;  // rounds per second while playing
   bool playing_ = false;
   bool log_tail_ = false;
 
@@ -93,8 +96,10 @@ class GossipPanel : public Panel {
   std::vector<Block> blocks_;
   std::vector<plot::HeatCell> image_;
 
-  // Membership parameters and results (rows for T_fail = 1, 2, ... as they are computed).
-  int members_ = 100;
+  // Membership parameters and results (rows for T_fail = 1, 2, ... as they are computed). A sweep
+  // of twelve T_fail values runs between frames, so the page opens on fewer trials and rounds
+  // than the command line's, and on a T_fail that no longer suspects live members.
+  int members_ = static_cast<int>(gossip::membership_param::nodes.def);
   int trials_ = 3;
   int watched_ = 20;
   int selected_tfail_ = 8;

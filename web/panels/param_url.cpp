@@ -1,5 +1,7 @@
 #include "panels/param_url.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace vigil::web {
@@ -25,7 +27,15 @@ double url_param(const UrlParams& p, const ParamSpec& spec) {
 }
 
 void save_param(UrlParams& p, const ParamSpec& spec, double value) {
-  p.set(std::string(spec.url_key()), value * page_scale(spec));
+  double shown = value * page_scale(spec);
+  if (spec.percent) {
+    // A percentage read from the URL comes back from its fraction an ulp off (7 / 100 * 100 is
+    // 7.000000000000001); twelve significant digits give back the number the page was given.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.12g", shown);
+    shown = std::strtod(buf, nullptr);
+  }
+  p.set(std::string(spec.url_key()), shown);
 }
 
 }  // namespace vigil::web

@@ -10,6 +10,8 @@
 #include <vigil/wire/packet_summary.hpp>
 #include "app/screen.hpp"
 #include "panels/panel_layout.hpp"
+#include "panels/param_ui.hpp"
+#include "panels/param_url.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 
@@ -28,6 +30,31 @@ constexpr double kLargeClusterSliceMs = 250;
 constexpr int kLargeCluster = 200;
 // The ring's height beside the controls, in font heights (about 440 px at the default size).
 constexpr float kWideRingEm = 34.0f;
+
+namespace param = lab::swim_param;
+
+// Knobs of the page alone: how the simulated network and the playback look on screen. Their
+// opening values depend on what is shown (see the constructor); `def` is the matrix's.
+constexpr ParamSpec kDelay{.key = "delay",
+                           .label = "delay (ms)",
+                           .unit = "ms",
+                           .help = "one-way link delay",
+                           .def = 1,
+                           .min = 0.5,
+                           .max = 200,
+                           .view_min = 0.5,
+                           .view_max = 200,
+                           .digits = 1};
+constexpr ParamSpec kSpeed{.key = "speed",
+                           .label = "speed (x)",
+                           .help = "simulated time per real time",
+                           .def = 1,
+                           .min = 0.05,
+                           .max = 20,
+                           .view_min = 0.05,
+                           .view_max = 20,
+                           .log = true,
+                           .digits = 2};
 
 ImU32 state_color(std::uint8_t s) {
   switch (s) {
@@ -63,9 +90,9 @@ const char* state_name(std::uint8_t s) {
 
 SwimPanel::SwimPanel(const UrlParams& params) {
   const auto built_from = std::chrono::steady_clock::now();
-  nodes_ = static_cast<int>(params.number("n", nodes_, 2, 1000));
-  loss_pct_ = params.number("loss", loss_pct_, 0, 60);
-  seed_ = static_cast<std::uint32_t>(params.number("seed", seed_, 0, 4294967295.0));
+  nodes_ = url_param(params, param::nodes, nodes_);
+  loss_ = url_param(params, param::loss, loss_);
+  seed_ = static_cast<std::uint32_t>(url_param(params, param::seed, static_cast<double>(seed_)));
   if (auto v = params.text("view"))
     ring_view_ = *v != "matrix";
   else
@@ -80,16 +107,14 @@ SwimPanel::SwimPanel(const UrlParams& params) {
   }
   // On the ring a packet must stay in the air long enough to be seen: a slow link and slow
   // motion. The matrix keeps the fast LAN it always had.
-  delay_ms_ = params.number("delay",
-                            scene_spec_      ? scene_spec_->delay_ms
-                            : showing_ring() ? 50
-                                             : 1,
-                            0.5, 200);
-  speed_ = params.number("speed",
-                         scene_spec_      ? scene_spec_->speed
-                         : showing_ring() ? 0.25
-                                          : 1,
-                         0.05, 20);
+  delay_ms_ = url_param(params, kDelay,
+                        scene_spec_      ? scene_spec_->delay_ms
+                        : showing_ring() ? 50
+                                         : kDelay.def);
+  speed_ = url_param(params, kSpeed,
+                     scene_spec_      ? scene_spec_->speed
+                     : showing_ring() ? 0.25
+                                      : kSpeed.def);
   if (auto p = params.text("profile")) {
     const auto& names = swim::Config::profile_names();
     auto it = std::find(names.begin(), names.end(), *p);
@@ -133,14 +158,14 @@ SwimPanel::SwimPanel(const UrlParams& params) {
 }
 
 void SwimPanel::save(UrlParams& p) const {
-  p.set("n", static_cast<double>(nodes_));
-  p.set("loss", loss_pct_);
-  p.set("speed", speed_);
-  p.set("seed", static_cast<double>(seed_));
+  save_param(p, param::nodes, nodes_);
+  save_param(p, param::loss, loss_);
+  save_param(p, kSpeed, speed_);
+  save_param(p, param::seed, seed_);
   p.set("profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]);
   p.set("lifeguard", lifeguard_ ? "on" : "off");
   p.set("view", ring_view_ ? "ring" : "matrix");
-  p.set("delay", delay_ms_);
+  save_param(p, kDelay, delay_ms_);
   if (scene_spec_) p.set("scene", scene_spec_->name);
   // kill, slow and partition describe how an embedded scene starts, not where the reader took
   // it; they stay as the page wrote them.
@@ -172,7 +197,7 @@ void SwimPanel::restart() {
   o.nodes = static_cast<std::size_t>(nodes_);
   o.config = current_config();
   o.seed = seed_;
-  o.link.loss = loss_pct_ / 100.0;
+  o.link.loss = loss_;
   o.link.delay = sim::DelayModel::constant(delay_ms_);
   o.event_log_capacity = 0;  // the panel keeps its own matrix and log
   cluster_ = std::make_unique<sim::SwimCluster>(sim::SwimCluster::create(o).value());
@@ -217,7 +242,7 @@ void SwimPanel::restart() {
 
 void SwimPanel::apply_link() {
   sim::LinkModel link = cluster_->network().default_link();
-  link.loss = loss_pct_ / 100.0;
+  link.loss = loss_;
   link.delay = sim::DelayModel::constant(delay_ms_);
   cluster_->network().set_default_link(link);
 }
@@ -602,21 +627,16 @@ void SwimPanel::draw_controls() {
       "accused can refute, by raising its incarnation.");
   section("Cluster");
   ImGui::PushItemWidth(-label_width);
-  bool rebuild = ImGui::SliderInt("nodes", &nodes_, 2, 1000, "%d",
-                                  ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  bool rebuild = param_slider(param::nodes, &nodes_);
   std::vector<const char*> names;
   for (const auto& n : swim::Config::profile_names()) names.push_back(n.c_str());
   const bool reprofile =
       ImGui::Combo("profile", &profile_, names.data(), static_cast<int>(names.size()));
-  slider("loss (%)", &loss_pct_, 0, 60, "%.0f");
+  param_slider(param::loss, &loss_);
   if (ImGui::IsItemEdited()) apply_link();
-  slider("delay (ms)", &delay_ms_, 0.5, 200, "%.1f");
+  param_slider(kDelay, &delay_ms_);
   if (ImGui::IsItemEdited()) apply_link();
-  {
-    const double lo = 0.05, hi = 20;
-    ImGui::SliderScalar("speed (x)", ImGuiDataType_Double, &speed_, &lo, &hi, "%.2f",
-                        ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-  }
+  param_slider(kSpeed, &speed_);
   ImGui::PopItemWidth();
   if (ring_offered()) {
     int view = ring_view_ ? 0 : 1;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <vigil/lab/swim_params.hpp>
 #include <vigil/sim/swim_cluster.hpp>
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
@@ -74,13 +75,13 @@ class SwimPanel : public Panel {
   static constexpr int kRingMax = 32;
   static constexpr std::size_t kMaxFlights = 4096;
 
-  // Parameters.
+  // Parameters. The page opens on a ring of eight, where every packet can be followed.
   int nodes_ = 8;
   int profile_ = 1;  // index into swim::Config::profile_names(): lan, wan, local, teaching
   bool lifeguard_ = true;
-  double loss_pct_ = 0;
+  double loss_ = lab::swim_param::loss.def;  // a probability; the page shows a percentage
   double speed_ = 1;
-  std::uint32_t seed_ = 1;
+  std::uint32_t seed_ = static_cast<std::uint32_t>(lab::swim_param::seed.def);
   int selected_ = 0, other_ = 1;
   bool ring_view_ = true;
   double delay_ms_ = 1;  // one-way link delay
