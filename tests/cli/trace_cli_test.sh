@@ -46,4 +46,29 @@ run 2 lab detectors --trace "$dir/one.csv" --runs 2 && expect_in "$err" "--runs 
 run 2 lab detectors --unit ms && expect_in "$err" "--unit needs --trace FILE"
 run 2 lab detectors --trace "$dir/one.csv" --crashes 0 && expect_in "$err" "--crashes must be between 1 and 1000000"
 
+# tune: the timeout family's exact choice on the known gaps, the frontier, memberlist terms.
+run 0 --help && expect_in "$out" "tune"
+run 0 tune --help && expect_in "$out" "--max-mistakes-per-hour" && expect_in "$out" "--csv"
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 && expect_in "$out" "SuspicionMult" &&
+  expect_in "$out" "phi-exponential" && expect_in "$out" "ProbeInterval"
+# 199 scored gaps of ~1 s: a budget of 0 keeps the 5 s gap silent, 20/hour (one mistake) does not.
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 --format json &&
+  json_check "j.best.find(r => r.family === 'timeout').setting === 5000 && j.best.find(r => r.family === 'timeout').detection_mean_ms === 5000 && j.memberlist.find(r => r.setting === 'SuspicionMult').value === 5 && j.memberlist.find(r => r.setting === 'ProbeInterval').value === 1000"
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 20 --nodes 1000 --format json &&
+  json_check "j.best.find(r => r.family === 'timeout').setting === 2500 && j.best.find(r => r.family === 'timeout').mistakes === 1 && j.memberlist.find(r => r.setting === 'SuspicionMult').value === 1"
+run 0 tune --trace "$dir/one.txt" --max-mistakes-per-hour 0 --csv "$dir/frontier.csv" &&
+  expect_in "$dir/frontier.csv" "family,budget_per_hour,setting,mistakes,mistakes_per_hour" &&
+  expect_in "$dir/frontier.csv" "timeout,0.0,5000.000,0,0.00"
+run 0 tune --trace "$dir/two.csv" --sender node-c --max-mistakes-per-hour 1 --format csv && expect_in "$out" "family,parameter,setting"
+run 1 tune --trace "$dir/nothere.csv" --max-mistakes-per-hour 1 && expect_in "$err" "vigil tune: cannot read trace"
+run 2 tune --trace "$dir/bad.csv" --max-mistakes-per-hour 1 && expect_in "$err" "line 3: 'soon' is not a number"
+run 2 tune --trace "$dir/short.txt" --max-mistakes-per-hour 1 && expect_in "$err" "the trace has 2 heartbeats"
+run 2 tune --trace "$dir/two.csv" --max-mistakes-per-hour 1 && expect_in "$err" "the trace has 2 senders (node-b, node-c): choose one with --sender"
+run 2 tune --trace "$dir/one.csv" && expect_in "$err" "missing required option --max-mistakes-per-hour"
+run 2 tune --max-mistakes-per-hour 1 && expect_in "$err" "missing required option --trace FILE"
+run 2 tune --trace "$dir/one.csv" --max-mistakes-per-hour -3 && expect_in "$err" "--max-mistakes-per-hour must be a number >= 0"
+run 2 tune --trace "$dir/one.csv" --max-mistakes-per-hour lots && expect_in "$err" "--max-mistakes-per-hour expects a number"
+run 2 tune --trace "$dir/one.csv" --max-mistakes-per-hour 1 --format xml && expect_in "$err" "--format must be one of"
+run 2 tune --trace "$dir/one.csv" --max-mistakes-per-hour 1 extra && expect_in "$err" "unexpected argument 'extra'"
+
 finish
