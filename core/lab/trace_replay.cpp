@@ -41,45 +41,191 @@ std::vector<std::size_t> crash_cuts(std::span<const Millis> arrivals,
 
 namespace {
 
+// One detector's figures, accumulated as the replay goes.
+class Scorer {
+ public:
+  Scorer(std::string name, double observed_ms) {
+    row_.detector = std::move(name);
+    row_.observed_ms = observed_ms;
+  }
+  // The gap from `last` to `next`, with the detector firing `delay` after `last`. The same rule
+  // as detect::evaluate: a suspicion that starts, after the warm-up, before the next heartbeat.
+  void gap(double last, double next, double delay, double from) {
+    const double onset = last + delay;
+    if (onset < next && onset >= from) {
+      ++row_.mistakes;
+      row_.mistake_ms += next - onset;
+      row_.max_mistake_ms = std::max(row_.max_mistake_ms, next - onset);
+    }
+  }
+  // The stream cut after a heartbeat, the detector then firing `delay` after it.
+  void cut(double delay) {
+    ++row_.crashes;
+    if (!std::isfinite(delay)) {
+      ++row_.undetected;
+      return;
+    }
+    detection_sum_ += delay;
+    row_.detection_max_ms = std::max(row_.detection_max_ms, delay);
+  }
+  TraceReplayRow finish() {
+    const std::size_t detected = row_.crashes - row_.undetected;
+    row_.detection_mean_ms = detected > 0 ? detection_sum_ / static_cast<double>(detected) : 0.0;
+    return row_;
+  }
+
+ private:
+  TraceReplayRow row_;
+  double detection_sum_ = 0.0;
+};
+
 TraceReplayRow replay_one(detect::Detector& detector, std::span<const Millis> arrivals,
                           const std::vector<std::size_t>& cuts, double from) {
-  TraceReplayRow row;
-  row.detector = detector.name();
-  row.observed_ms = static_cast<double>(arrivals.back().count()) - from;
-  // A phi detector's bisection for its firing silence is the costly step; phi is
-  // non-decreasing in the silence, so a gap whose end phi stays under the threshold cannot
-  // hold a suspicion and needs no bisection.
-  const auto* phi = dynamic_cast<const detect::PhiThreshold*>(&detector);
+  Scorer scorer(detector.name(), static_cast<double>(arrivals.back().count()) - from);
   std::size_t cut = 0;
-  double detection_sum = 0.0;
   detector.heartbeat(arrivals.front());
   for (std::size_t i = 1; i < arrivals.size(); ++i) {
     const double last = static_cast<double>(arrivals[i - 1].count());
     const double next = static_cast<double>(arrivals[i].count());
-    if (!phi || phi->accrual().phi_after(next - last) >= phi->threshold()) {
-      // The same rule as detect::evaluate: a suspicion that starts before the next heartbeat.
-      const double onset = last + detector.suspicion_delay_ms();
-      if (onset < next && onset >= from) {
-        ++row.mistakes;
-        row.mistake_ms += next - onset;
-        row.max_mistake_ms = std::max(row.max_mistake_ms, next - onset);
-      }
-    }
+    scorer.gap(last, next, detector.suspicion_delay_ms(), from);
     detector.heartbeat(arrivals[i]);
-    for (; cut < cuts.size() && cuts[cut] == i; ++cut) {
-      ++row.crashes;
-      const double delay = detector.suspicion_delay_ms();
-      if (!std::isfinite(delay)) {
-        ++row.undetected;
-        continue;
-      }
-      detection_sum += delay;
-      row.detection_max_ms = std::max(row.detection_max_ms, delay);
-    }
+    for (; cut < cuts.size() && cuts[cut] == i; ++cut) scorer.cut(detector.suspicion_delay_ms());
   }
-  const std::size_t detected = row.crashes - row.undetected;
-  row.detection_mean_ms = detected > 0 ? detection_sum / static_cast<double>(detected) : 0.0;
-  return row;
+  return scorer.finish();
+}
+
+// Phi detectors that differ only in tail model, pause margin and threshold see the same window
+// of gaps: one window serves them all, which is most of the cost of a replay.
+bool same_window(const detect::PhiAccrualConfig& a, const detect::PhiAccrualConfig& b) {
+  return a.window == b.window && a.min_stddev_ms == b.min_stddev_ms &&
+         a.first_heartbeat_estimate_ms == b.first_heartbeat_estimate_ms && a.min_gaps == b.min_gaps;
+}
+
+// Phi of one member of a group after `silence_ms`, from the shared window: what its own
+// PhiAccrual::phi_after computes.
+double member_phi(const detect::PhiAccrual& shared, const detect::PhiAccrualConfig& member,
+                  double silence_ms) {
+  if (shared.warming_up()) return 0.0;
+  const double mean = shared.mean_ms();
+  const double spread = shared.effective_stddev_ms();
+  switch (member.model) {
+    case detect::TailModel::normal:
+      return detect::phi_normal(silence_ms, mean, spread, member.pause_margin_ms);
+    case detect::TailModel::logistic:
+      return detect::phi_logistic(silence_ms, mean, spread, member.pause_margin_ms);
+    case detect::TailModel::exponential:
+      return detect::phi_exponential(silence_ms, mean, member.pause_margin_ms);
+    case detect::TailModel::empirical:
+      return detect::phi_empirical(silence_ms, shared.window().unordered(), member.pause_margin_ms);
+  }
+  return 0.0;
+}
+
+// The member's firing silence: PhiAccrual::silence_to_reach's search, step for step, so that a
+// grouped replay gives exactly the figures of a detector replayed alone.
+double member_silence_to_reach(const detect::PhiAccrual& shared,
+                               const detect::PhiAccrualConfig& member, double threshold) {
+  if (shared.warming_up()) return std::numeric_limits<double>::infinity();
+  auto phi = [&](double s) { return member_phi(shared, member, s); };
+  if (phi(0.0) >= threshold) return 0.0;
+  double hi = std::max(1.0, shared.mean_ms() + member.pause_margin_ms);
+  constexpr double kNever = 1e12;
+  while (phi(hi) < threshold) {
+    hi *= 2.0;
+    if (hi > kNever) return std::numeric_limits<double>::infinity();
+  }
+  double lo = 0.0;
+  for (int i = 0; i < 80 && hi - lo > 1e-6; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (phi(mid) >= threshold ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// A cheap test that a member's phi is below its threshold: every model but the empirical one is
+// a non-decreasing function of one standardised silence y, so each threshold has a largest y
+// whose phi is still below it, found once. A gap at or under that y holds no suspicion; only the
+// others pay for the tail function.
+class BelowThreshold {
+ public:
+  BelowThreshold(const detect::PhiAccrualConfig& config, double threshold)
+      : config_(config), model_(config.model) {
+    if (model_ == detect::TailModel::empirical) return;
+    auto phi = [&](double y) { return phi_of_y(y); };
+    double lo = -1.0, hi = 1.0;
+    while (phi(lo) >= threshold && lo > -1e6) lo *= 2.0;
+    while (phi(hi) < threshold && hi < 1e300) hi *= 2.0;
+    if (phi(lo) >= threshold) return;  // fires at any silence: no shortcut
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * std::max(1.0, std::fabs(lo)); ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (phi(mid) >= threshold ? hi : lo) = mid;
+    }
+    y_below_ = lo;
+    usable_ = true;
+  }
+  // True when phi after `silence_ms` is surely under the threshold (false: compute it).
+  bool surely(const detect::PhiAccrual& shared, double silence_ms) const {
+    if (!usable_) return false;
+    const double t = silence_ms - config_.pause_margin_ms;
+    const double y = model_ == detect::TailModel::exponential
+                         ? t / shared.mean_ms()
+                         : (t - shared.mean_ms()) / shared.effective_stddev_ms();
+    return y <= y_below_;
+  }
+
+ private:
+  double phi_of_y(double y) const {
+    switch (model_) {
+      case detect::TailModel::normal:
+        return detect::phi_normal(y, 0.0, 1.0, 0.0);
+      case detect::TailModel::logistic:
+        return detect::phi_logistic(y, 0.0, 1.0, 0.0);
+      case detect::TailModel::exponential:
+        return detect::phi_exponential(y, 1.0, 0.0);
+      case detect::TailModel::empirical:
+        break;
+    }
+    return 0.0;
+  }
+  detect::PhiAccrualConfig config_;
+  detect::TailModel model_;
+  double y_below_ = 0.0;
+  bool usable_ = false;
+};
+
+std::vector<TraceReplayRow> replay_phi_group(
+    const std::vector<const detect::PhiThreshold*>& members, std::span<const Millis> arrivals,
+    const std::vector<std::size_t>& cuts, double from) {
+  auto shared = detect::PhiAccrual::create(members.front()->accrual().config()).value();
+  std::vector<Scorer> scorers;
+  for (const auto* m : members)
+    scorers.emplace_back(m->name(), static_cast<double>(arrivals.back().count()) - from);
+  std::vector<BelowThreshold> below;
+  for (const auto* m : members) below.emplace_back(m->accrual().config(), m->threshold());
+  std::size_t cut = 0;
+  shared.heartbeat(arrivals.front());
+  for (std::size_t i = 1; i < arrivals.size(); ++i) {
+    const double last = static_cast<double>(arrivals[i - 1].count());
+    const double next = static_cast<double>(arrivals[i].count());
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      // While warming up phi is 0 and accuses no one.
+      if (shared.warming_up() || below[j].surely(shared, next - last)) continue;
+      const auto& config = members[j]->accrual().config();
+      // Phi never falls as the silence grows: a gap whose end phi stays under the threshold
+      // holds no suspicion, and needs no search for the firing silence.
+      if (member_phi(shared, config, next - last) < members[j]->threshold()) continue;
+      scorers[j].gap(last, next, member_silence_to_reach(shared, config, members[j]->threshold()),
+                     from);
+    }
+    shared.heartbeat(arrivals[i]);
+    for (; cut < cuts.size() && cuts[cut] == i; ++cut)
+      for (std::size_t j = 0; j < members.size(); ++j)
+        scorers[j].cut(member_silence_to_reach(shared, members[j]->accrual().config(),
+                                               members[j]->threshold()));
+  }
+  std::vector<TraceReplayRow> rows;
+  for (auto& s : scorers) rows.push_back(s.finish());
+  return rows;
 }
 
 }  // namespace
@@ -162,11 +308,36 @@ Result<std::vector<TraceReplayRow>> replay_trace(
   if (auto s = check_replayable(arrivals, options); !s) return s.error();
   const auto cuts = crash_cuts(arrivals, options);
   const double from = static_cast<double>(arrivals[options.warmup_heartbeats].count());
-  std::vector<TraceReplayRow> rows;
+  std::vector<TraceReplayRow> rows(detectors.size());
+  std::vector<bool> replayed(detectors.size(), false);
+  const int total = static_cast<int>(detectors.size());
   int done = 0;
-  for (auto& d : detectors) {
-    rows.push_back(replay_one(*d, arrivals, cuts, from));
-    if (progress) progress(++done, static_cast<int>(detectors.size()));
+  for (std::size_t i = 0; i < detectors.size(); ++i) {
+    if (replayed[i]) continue;
+    const auto* phi = dynamic_cast<const detect::PhiThreshold*>(detectors[i].get());
+    if (!phi) {
+      rows[i] = replay_one(*detectors[i], arrivals, cuts, from);
+      replayed[i] = true;
+      if (progress) progress(++done, total);
+      continue;
+    }
+    std::vector<std::size_t> group;
+    std::vector<const detect::PhiThreshold*> members;
+    for (std::size_t j = i; j < detectors.size(); ++j) {
+      const auto* other = dynamic_cast<const detect::PhiThreshold*>(detectors[j].get());
+      if (!replayed[j] && other &&
+          same_window(other->accrual().config(), phi->accrual().config())) {
+        group.push_back(j);
+        members.push_back(other);
+      }
+    }
+    auto group_rows = replay_phi_group(members, arrivals, cuts, from);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      rows[group[k]] = std::move(group_rows[k]);
+      replayed[group[k]] = true;
+    }
+    done += static_cast<int>(group.size());
+    if (progress) progress(done, total);
   }
   return rows;
 }

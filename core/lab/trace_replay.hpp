@@ -66,7 +66,8 @@ std::vector<std::size_t> crash_cuts(std::span<const Millis> arrivals,
                                     const TraceReplayOptions& options);
 
 // Each detector over the whole trace: its mistakes after the warm-up and its detection time at
-// the seeded crash points. Deterministic.
+// the seeded crash points. Deterministic. Phi detectors that share a window configuration are
+// replayed together on one window (their own state is left untouched); others are fed the trace.
 Result<std::vector<TraceReplayRow>> replay_trace(
     std::span<const Millis> arrivals, std::vector<std::unique_ptr<detect::Detector>>& detectors,
     const TraceReplayOptions& options, const Progress& progress = {});
