@@ -76,29 +76,38 @@ std::vector<Family> families(double interval_ms) {
   return out;
 }
 
+// The lowest setting that leaves at most `allowed` scores above it (+infinity if phi itself
+// overflowed there: the tail underflowed and no threshold helps).
+double initial_setting(const Family& family, const std::vector<double>& sorted_desc,
+                       std::size_t allowed) {
+  const double setting = allowed < sorted_desc.size() ? sorted_desc[allowed] : family.floor;
+  return std::max(setting, family.floor);
+}
+
+TunePoint make_point(const Family& family, double setting, TraceReplayRow row, double budget,
+                     std::size_t allowed) {
+  TunePoint p;
+  p.budget_per_hour = budget;
+  p.allowed_mistakes = allowed;
+  p.parameter = setting;
+  p.replay = std::move(row);
+  p.replay.detector = family.name;
+  return p;
+}
+
 // Replays one setting, nudging it up until the allowed mistakes hold (a few steps at most: the
-// chosen setting already sits on the boundary).
-std::optional<TunePoint> point_for(const Family& family, std::span<const Millis> arrivals,
-                                   std::vector<double> sorted_desc, std::size_t allowed,
-                                   double budget, const TraceReplayOptions& options) {
-  double setting = allowed < sorted_desc.size() ? sorted_desc[allowed] : family.floor;
-  setting = std::max(setting, family.floor);
-  if (!std::isfinite(setting)) return std::nullopt;  // the tail underflowed: phi is +infinity
+// setting already sits on the boundary, up to rounding in the firing silence).
+std::optional<TunePoint> bumped_point(const Family& family, std::span<const Millis> arrivals,
+                                      double setting, std::size_t allowed, double budget,
+                                      const TraceReplayOptions& options) {
   for (int attempt = 0; attempt < 20; ++attempt) {
+    setting = family.bump(setting);
     std::vector<std::unique_ptr<detect::Detector>> one;
     one.push_back(family.make(setting));
     auto rows = replay_trace(arrivals, one, options);
     if (!rows) return std::nullopt;
-    if (rows->front().mistakes <= allowed) {
-      TunePoint p;
-      p.budget_per_hour = budget;
-      p.allowed_mistakes = allowed;
-      p.parameter = setting;
-      p.replay = rows->front();
-      p.replay.detector = family.name;
-      return p;
-    }
-    setting = family.bump(setting);
+    if (rows->front().mistakes <= allowed)
+      return make_point(family, setting, rows->front(), budget, allowed);
   }
   return std::nullopt;
 }
@@ -175,13 +184,31 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
     out.parameter = family.parameter;
     auto scores = family.scores(arrivals, first_gap);
     std::sort(scores.begin(), scores.end(), std::greater<>());
-    std::vector<std::size_t> seen;
+    // Every budget's setting in one replay: phi detectors of one family share their window.
+    std::vector<double> settings;
+    std::vector<std::unique_ptr<detect::Detector>> batch;
+    std::vector<std::optional<std::size_t>> batch_index;
     for (double budget : budgets) {
-      const std::size_t allowed = allowed_for(budget);
-      const bool requested = budget == options.max_mistakes_per_hour;
-      if (!requested && std::find(seen.begin(), seen.end(), allowed) != seen.end()) continue;
-      auto point = point_for(family, arrivals, scores, allowed, budget, options.replay);
-      if (requested) out.best = point;
+      settings.push_back(initial_setting(family, scores, allowed_for(budget)));
+      batch_index.emplace_back();
+      if (std::isfinite(settings.back())) {
+        batch_index.back() = batch.size();
+        batch.push_back(family.make(settings.back()));
+      }
+    }
+    auto rows = replay_trace(arrivals, batch, options.replay);
+    if (!rows) return rows.error();
+    std::vector<std::size_t> seen;
+    for (std::size_t b = 0; b < budgets.size(); ++b) {
+      const std::size_t allowed = allowed_for(budgets[b]);
+      std::optional<TunePoint> point;
+      if (batch_index[b]) {
+        const auto& row = (*rows)[*batch_index[b]];
+        point = row.mistakes <= allowed ? make_point(family, settings[b], row, budgets[b], allowed)
+                                        : bumped_point(family, arrivals, settings[b], allowed,
+                                                       budgets[b], options.replay);
+      }
+      if (budgets[b] == options.max_mistakes_per_hour) out.best = point;
       // A looser budget that buys no lower setting (the floor) adds no point to the frontier.
       if (point && std::find(seen.begin(), seen.end(), allowed) == seen.end() &&
           (out.frontier.empty() || point->parameter != out.frontier.back().parameter))
