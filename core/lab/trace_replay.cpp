@@ -394,10 +394,10 @@ Report trace_replay_report(const std::vector<SenderReplay>& senders, detect::Tim
       "Every suspicion on a recorded trace is a mistake: the sender was up. Detection: the stream",
       "is cut at seeded instants; the time is the silence after the last heartbeat before the cut",
       "until the detector suspects for good. The first " +
-          std::to_string(options.warmup_heartbeats) +
-          " heartbeats train the detectors unscored; timeouts",
-      "are 3, 10 and 30 median gaps, phi fits the last 100 gaps (min std-dev a tenth of the gap).",
-      "Times are rounded to whole ms; same-ms duplicates are dropped, out-of-order ones sorted."};
+          std::to_string(options.warmup_heartbeats) + " heartbeats only train the detectors.",
+      "Timeouts are 3, 10 and 30 median gaps; phi fits the last 100 gaps (min std-dev a tenth of",
+      "the gap). Times are rounded to whole ms; same-ms duplicates are dropped, out-of-order",
+      "records sorted."};
   return report;
 }
 
