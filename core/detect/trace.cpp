@@ -241,8 +241,17 @@ class JsonTraceReader {
   }
 
  private:
+  // Counted forward from the previous answer: a large array stays linear.
   std::size_t line() const {
-    return 1 + static_cast<std::size_t>(std::count(s_.begin(), s_.begin() + pos_, '\n'));
+    if (pos_ < counted_to_) {
+      counted_to_ = 0;
+      counted_line_ = 1;
+    }
+    counted_line_ +=
+        static_cast<std::size_t>(std::count(s_.begin() + static_cast<std::ptrdiff_t>(counted_to_),
+                                            s_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
+    counted_to_ = pos_;
+    return counted_line_;
   }
   Error fail(const std::string& reason) const { return at(line(), reason); }
   void skip() {
@@ -350,6 +359,8 @@ class JsonTraceReader {
 
   std::string_view s_;
   std::size_t pos_ = 0;
+  mutable std::size_t counted_to_ = 0;
+  mutable std::size_t counted_line_ = 1;
 };
 
 double median_positive_gap(const std::vector<Record>& records) {
@@ -373,10 +384,12 @@ TimeUnit detect_unit(const std::vector<Record>& records) {
       numeric.push_back(r);
     }
   if (numeric.empty()) return TimeUnit::milliseconds;
-  if (largest >= 1e14) return TimeUnit::microseconds;
-  if (largest >= 1e11) return TimeUnit::milliseconds;
-  if (largest >= 1e8) return TimeUnit::seconds;
   const double gap = median_positive_gap(numeric);
+  if (largest >= 1e14) return TimeUnit::microseconds;
+  // Epoch magnitudes, unless the gaps say it is a long relative trace in a finer unit: heartbeats
+  // more than 30 s apart in seconds, or a minute apart in milliseconds, are taken as not.
+  if (largest >= 1e11) return gap > 60000.0 ? TimeUnit::microseconds : TimeUnit::milliseconds;
+  if (largest >= 1e8) return gap > 30.0 ? TimeUnit::milliseconds : TimeUnit::seconds;
   return gap > 0.0 && gap <= 30.0 ? TimeUnit::seconds : TimeUnit::milliseconds;
 }
 

@@ -12,8 +12,9 @@
 namespace vigil::detect {
 
 // The unit of numeric times in a heartbeat trace. `automatic` reads epoch magnitudes
-// (seconds ~1e9, milliseconds ~1e12, microseconds ~1e15) and, for relative times, takes a median
-// gap of 30 or less as seconds.
+// (seconds ~1e9, milliseconds ~1e12, microseconds ~1e15), checked against the median gap (a
+// "seconds" trace with gaps over 30 is milliseconds, a "milliseconds" one with gaps over 60000 is
+// microseconds); relative times with a median gap of 30 or less are seconds, others milliseconds.
 enum class TimeUnit { automatic, seconds, milliseconds, microseconds };
 
 std::string_view to_string(TimeUnit unit);

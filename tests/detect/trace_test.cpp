@@ -48,6 +48,18 @@ TEST_CASE("plain text: small relative gaps are seconds; epoch magnitudes pick th
   CHECK(ms(epoch_us->senders[0]) == std::vector<long long>{1764664200125, 1764664201126});
 }
 
+TEST_CASE("long relative traces are not mistaken for epoch times") {
+  // 30 hours of 1 s heartbeats in relative milliseconds pass 1e8.
+  auto ms_trace = parse_trace("108000000\n108001000\n108002000\n");
+  REQUIRE(ms_trace.ok());
+  CHECK(ms_trace->unit == TimeUnit::milliseconds);
+  // 30 hours in relative microseconds pass 1e11.
+  auto us_trace = parse_trace("108000000000\n108001000000\n108002000000\n");
+  REQUIRE(us_trace.ok());
+  CHECK(us_trace->unit == TimeUnit::microseconds);
+  CHECK(ms(us_trace->senders[0]) == std::vector<long long>{108000000, 108001000, 108002000});
+}
+
 TEST_CASE("an explicit unit overrides detection") {
   auto t = parse_trace("1\n2\n3\n", TimeUnit::milliseconds);
   REQUIRE(t.ok());
