@@ -7,6 +7,7 @@
 #include "cli/exit_codes.hpp"
 #include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
+#include "lab/tune_cli.hpp"
 
 namespace {
 
@@ -21,6 +22,8 @@ void print_help() {
       "  members            list the members an agent knows (vigil members --help)\n"
       "  lab <experiment>   run an experiment and print its table (vigil lab --help)\n"
       "  serve              serve the web app over HTTP (vigil serve --help)\n"
+      "  tune               fit detector settings to a recorded heartbeat trace (vigil tune "
+      "--help)\n"
       "  help               show this help\n\n"
       "exit codes: 0 success, 1 runtime failure, 2 bad command line or parameters\n");
 }
@@ -40,6 +43,7 @@ int main(int argc, char** argv) {
     return vigil::cli::kOk;
   }
   if (command == "lab") return vigil::native::run_lab(rest);
+  if (command == "tune") return vigil::native::run_tune(rest);
   if (command == "serve") return vigil::native::run_serve(rest);
   if (command == "agent") return vigil::native::run_agent(rest);
   if (command == "members") return vigil::native::run_members(rest);

@@ -7,6 +7,7 @@
 #include <vigil/lab/timeouts_experiment.hpp>
 #include "lab/lab_command.hpp"
 #include "lab/param_options.hpp"
+#include "lab/trace_commands.hpp"
 
 namespace vigil::native {
 
@@ -41,6 +42,8 @@ Result<lab::Report> run_phi(const Args& args, std::uint32_t) {
 }
 
 Result<lab::Report> run_detectors(const Args& args, std::uint32_t seed) {
+  if (args.has("trace")) return run_trace_detectors(args, seed);
+  if (auto s = reject_trace_options(args); !s) return s.error();
   lab::DetectorsOptions options;
   options.seed = seed;
   auto scenario =
@@ -96,7 +99,12 @@ std::vector<LabCommand> detector_commands() {
        "five detectors (three timeouts, phi > 8, phi > 12) on one simulated heartbeat stream",
        {{"scenario", true, "stable|jitter|pause|pause-jitter|all", "all"},
         {"runs", true, "runs per scenario", "3"},
-        {"seconds", true, "seconds per run before the sender crashes", "20"}},
+        {"seconds", true, "seconds per run before the sender crashes", "20"},
+        {"trace", true, "replay a recorded heartbeat trace (text, CSV or JSON) instead", ""},
+        {"unit", true, "the trace's time unit: auto|s|ms|us", "auto"},
+        {"sender", true, "replay only this sender of the trace", "every sender"},
+        {"crashes", true, "crash points drawn on the trace to measure detection", "1000"},
+        {"warmup", true, "first heartbeats of the trace that only train the detectors", "100"}},
        "1",
        run_detectors},
       {"timeouts",

@@ -1,0 +1,140 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include <vigil/detect/phi_threshold.hpp>
+#include <vigil/lab/trace_tune.hpp>
+
+using vigil::Millis;
+using namespace vigil::lab;
+
+namespace {
+
+// Heartbeats every 100 ms, with the given longer gaps spliced in after `at` regular ones each.
+std::vector<Millis> regular_with_gaps(std::size_t at, const std::vector<long>& long_gaps) {
+  std::vector<Millis> out{Millis{0}};
+  auto add = [&](long gap) { out.push_back(out.back() + Millis{gap}); };
+  for (long gap : long_gaps) {
+    for (std::size_t i = 0; i < at; ++i) add(100);
+    add(gap);
+  }
+  for (std::size_t i = 0; i < at; ++i) add(100);
+  return out;
+}
+
+const TuneFamily& family(const TuneResult& r, const std::string& name) {
+  auto it = std::find_if(r.families.begin(), r.families.end(),
+                         [&](const auto& f) { return f.family == name; });
+  REQUIRE(it != r.families.end());
+  return *it;
+}
+
+TuneResult tune(const std::vector<Millis>& arrivals, double budget, int nodes = 10) {
+  TuneOptions options;
+  options.max_mistakes_per_hour = budget;
+  options.nodes = nodes;
+  options.replay.crash_points = 100;
+  auto r = tune_trace(arrivals, options);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("the timeout family: the smallest timeout within the budget, exactly") {
+  // 75 s of heartbeats, the last 65 s scored (0.018 h), with gaps of 250, 450, 1200, 3500 ms.
+  const auto arrivals = regular_with_gaps(150, {250, 450, 1200, 3500});
+  const double hours = static_cast<double>((arrivals.back() - arrivals[100]).count()) / 3.6e6;
+  struct Case {
+    double budget;
+    std::size_t allowed;
+    double timeout;
+  };
+  for (auto c : {Case{0.0, 0, 3500}, Case{1.0 / hours, 1, 1200}, Case{2.0 / hours, 2, 450},
+                 Case{3.0 / hours, 3, 250}}) {
+    CAPTURE(c.budget);
+    const auto r = tune(arrivals, c.budget);
+    CHECK(r.allowed_mistakes == c.allowed);
+    const auto& t = family(r, "timeout");
+    REQUIRE(t.best.has_value());
+    CHECK(t.best->parameter == c.timeout);
+    CHECK(t.best->replay.mistakes == c.allowed);
+    CHECK(t.best->replay.detection_mean_ms == c.timeout);
+  }
+}
+
+TEST_CASE("the phi families: within the budget, and a lower threshold breaks it") {
+  const auto arrivals = regular_with_gaps(150, {250, 450, 1200, 3500});
+  const auto r = tune(arrivals, 1.0 / (65.0 / 3600.0) + 1e-9);
+  REQUIRE(r.allowed_mistakes == 1);
+  for (const auto* name : {"phi-normal", "phi-logistic", "phi-exponential", "phi-normal-pause"}) {
+    CAPTURE(name);
+    const auto& f = family(r, name);
+    if (!f.best) continue;  // the normal tail can underflow on a 35-interval gap
+    CHECK(f.best->replay.mistakes <= 1);
+    if (f.best->parameter <= kMinPhiThreshold) continue;
+    // Replaying just below the chosen threshold costs more than the budget.
+    auto lower = vigil::detect::PhiThreshold::create(
+        trace_phi_config(100.0,
+                         std::string(name) == "phi-exponential"
+                             ? vigil::detect::TailModel::exponential
+                         : std::string(name) == "phi-logistic" ? vigil::detect::TailModel::logistic
+                                                               : vigil::detect::TailModel::normal,
+                         std::string(name) == "phi-normal-pause" ? 300.0 : 0.0),
+        f.best->parameter * 0.99);
+    REQUIRE(lower.ok());
+    std::vector<std::unique_ptr<vigil::detect::Detector>> one;
+    one.push_back(std::make_unique<vigil::detect::PhiThreshold>(std::move(*lower)));
+    TraceReplayOptions options;
+    options.crash_points = 100;
+    CHECK(replay_trace(arrivals, one, options)->front().mistakes > 1);
+  }
+  CHECK(family(r, "phi-exponential").best.has_value());
+}
+
+TEST_CASE("the frontier: looser budgets never cost detection time") {
+  const auto arrivals = regular_with_gaps(150, {250, 450, 1200, 3500, 180, 700});
+  const auto r = tune(arrivals, 100.0);
+  for (const auto& f : r.families) {
+    CAPTURE(f.family);
+    REQUIRE_FALSE(f.frontier.empty());
+    for (std::size_t i = 1; i < f.frontier.size(); ++i) {
+      CHECK(f.frontier[i].parameter < f.frontier[i - 1].parameter);
+      CHECK(f.frontier[i].replay.mistakes >= f.frontier[i - 1].replay.mistakes);
+      CHECK(f.frontier[i].replay.detection_mean_ms <= f.frontier[i - 1].replay.detection_mean_ms);
+    }
+  }
+  CHECK(tune_frontier_report(r).tables.at(0).rows.size() > 5);
+}
+
+TEST_CASE("memberlist settings: probe interval, timeout and the suspicion multiplier") {
+  const auto arrivals = regular_with_gaps(150, {250, 450, 1200, 3500});
+  const double per_hour = 1.0 / (65.0 / 3600.0);
+  const auto small = tune(arrivals, 2 * per_hour + 1e-9, 10);
+  REQUIRE(small.memberlist.has_value());
+  CHECK(small.memberlist->probe_interval_ms == 100);
+  CHECK(small.memberlist->probe_timeout_ms == 1);  // acks are never late in this trace
+  CHECK(small.memberlist->tolerated_silence_ms == 450);
+  CHECK(small.memberlist->suspicion_mult == 5);  // 5 * max(1, log10 10) * 100 ms >= 450 ms
+  CHECK(small.memberlist->suspicion_timeout_ms == 500);
+  const auto large = tune(arrivals, 2 * per_hour + 1e-9, 1000);
+  CHECK(large.memberlist->suspicion_mult == 2);  // 2 * log10(1000) * 100 ms = 600 ms
+  CHECK(large.memberlist->suspicion_timeout_ms == doctest::Approx(600));
+}
+
+TEST_CASE("tuning refuses bad options and short traces") {
+  const auto arrivals = regular_with_gaps(150, {250});
+  TuneOptions options;
+  options.max_mistakes_per_hour = -1;
+  CHECK(tune_trace(arrivals, options).error().message ==
+        "--max-mistakes-per-hour must be a number >= 0");
+  options.max_mistakes_per_hour = 1;
+  options.nodes = 0;
+  CHECK(tune_trace(arrivals, options).error().message == "--nodes must be between 1 and 1000000");
+  options.nodes = 10;
+  const std::vector<Millis> tiny(arrivals.begin(), arrivals.begin() + 50);
+  CHECK(tune_trace(tiny, options).error().message ==
+        "the trace has 50 heartbeats; at least 102 are needed (the first 100 only train the "
+        "detectors)");
+}
