@@ -597,8 +597,10 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
                          ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f)))))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"peer", "probes", "direct failed", "indirect ok", "acks"})
+  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"})
     ImGui::TableSetupColumn(h);
+  // Fixed: a stretched column would clip its button on a narrow screen.
+  ImGui::TableSetupColumn("trace", ImGuiTableColumnFlags_WidthFixed, button_width("export trace"));
   ImGui::TableHeadersRow();
   for (const auto& [name, m] : l.members()) {
     ImGui::TableNextRow();
