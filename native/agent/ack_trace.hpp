@@ -11,7 +11,7 @@
 namespace vigil::native {
 
 struct AckTraceLimits {
-  // Rows kept per peer: over an hour of acks at one a second, and at most ~120 KiB of CSV.
+  // Rows kept per peer: over an hour of acks at one a second; ~32 KiB held, ~100 KiB of CSV.
   static constexpr std::size_t kEntriesPerPeer = 4096;
   // Peers kept at once: the ones heard from most recently. A pool's churn (or a flood of
   // names) cannot grow the record past kPeers x kEntriesPerPeer times.

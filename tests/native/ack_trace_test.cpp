@@ -146,3 +146,18 @@ TEST_CASE("the download's file name keeps only safe characters") {
   CHECK(trace_file_name("../x\"y;z") == "trace-.._x_y_z.csv");
   CHECK(trace_file_name(std::string(100, 'n')).size() == 6 + 64 + 4);
 }
+
+TEST_CASE("a full trace at the real limits: 4096 rows, about 32 KiB held, about 100 KiB of CSV") {
+  AckTrace trace(1'764'664'200'000.0);
+  constexpr std::size_t kRows = vigil::native::AckTraceLimits::kEntriesPerPeer;
+  for (std::size_t i = 0; i < kRows + 100; ++i) trace.record("node-b", 1000.0 * i + 0.125);
+  const auto c = trace.counters();
+  CHECK(c.entries == kRows);
+  CHECK(c.rows_dropped == 100);
+  CHECK(c.bytes <= kRows * sizeof(double) + 512);
+  const std::string csv = trace.csv("node-a", "node-b", Millis{1000});
+  CHECK(lines(csv).size() == kRows + 2);
+  CHECK(csv.size() <= kRows * (18 + 1 + 6 + 1) + 128);
+  MESSAGE("a full trace of node-b: " << csv.size() << " bytes of CSV, " << c.bytes
+                                     << " bytes held");
+}
