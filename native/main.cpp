@@ -5,6 +5,7 @@
 
 #include "agent/agent_cli.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/trace_command.hpp"
 #include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
 #include "lab/tune_cli.hpp"
@@ -20,6 +21,8 @@ void print_help() {
       "--help)\n"
       "  agent              run one SWIM member with its live view (vigil agent --help)\n"
       "  members            list the members an agent knows (vigil members --help)\n"
+      "  trace              download the ack arrival times an agent saw from a peer, as CSV\n"
+      "                     (vigil trace --help)\n"
       "  lab <experiment>   run an experiment and print its table (vigil lab --help)\n"
       "  serve              serve the web app over HTTP (vigil serve --help)\n"
       "  tune               fit detector settings to a recorded heartbeat trace (vigil tune "
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
   if (command == "serve") return vigil::native::run_serve(rest);
   if (command == "agent") return vigil::native::run_agent(rest);
   if (command == "members") return vigil::native::run_members(rest);
+  if (command == "trace") return vigil::native::run_trace(rest);
   if (command == "demo") return vigil::native::run_demo(rest);
   std::fprintf(stderr, "vigil: unknown command '%s' (try vigil --help)\n", command.c_str());
   return vigil::cli::kUsage;

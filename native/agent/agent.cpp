@@ -19,7 +19,9 @@
 #include "agent/serf_tags.hpp"
 #include "agent/socket_address.hpp"
 #include "agent/stream_link.hpp"
+#include "agent/trace_endpoint.hpp"
 #include "crypto/keyring.hpp"
+#include "http/query_string.hpp"
 
 namespace vigil::native {
 
@@ -52,6 +54,21 @@ class StreamListener : public RawHandler {
  private:
   std::function<void()> on_ready_;
 };
+
+// The agent's monotonic clock in ms, fractions kept: the engine's whole milliseconds are too
+// coarse for a trace. Results are drained as soon as the engine makes them, so this is when the
+// ack was read, to within the handling of one batch of datagrams.
+double precise_now_ms(std::int64_t started_ns) {
+  const auto ns = std::chrono::steady_clock::now().time_since_epoch().count() - started_ns;
+  return static_cast<double>(ns) / 1e6;
+}
+
+// Unix time (ms) at the agent's monotonic time 0; the agent starts its clock right after this.
+double unix_ms_at_steady_start() {
+  const auto wall = std::chrono::system_clock::now().time_since_epoch();
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::microseconds>(wall).count()) /
+         1e3;
+}
 
 detect::PhiAccrualConfig ack_detector_config(const swim::Config& c) {
   detect::PhiAccrualConfig d;
@@ -94,6 +111,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
   http.port = options.http_port;
   http.web_dir = options.web_dir;
   http.dynamic_paths = {"/v1", "/metrics"};
+  http.pass_query = true;  // /v1/trace?peer=NAME
   http.max_clients = options.max_clients;
   http.tls_cert = options.tls_cert;
   http.tls_key = options.tls_key;
@@ -145,6 +163,7 @@ Agent::Agent(const AgentOptions& options, swim::Node node, Rng rng)
       node_(std::move(node)),
       faults_(rng),
       detectors_(ack_detector_config(node_.config())),
+      ack_trace_(unix_ms_at_steady_start()),
       started_ns_(std::chrono::steady_clock::now().time_since_epoch().count()) {}
 
 Agent::~Agent() {
@@ -270,6 +289,7 @@ void Agent::drain() {
   for (const auto& r : box.probe_results) {
     probe_outcomes_.add(r);
     if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
+    if (r.acked) ack_trace_.record(r.member, precise_now_ms(started_ns_));
   }
   for (const auto& e : box.events) {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
@@ -550,10 +570,13 @@ AgentViewContext Agent::view_at(Millis at) const {
   view.probe_outcomes = &probe_outcomes_;
   view.packet_log = packets_.counters();
   view.packet_log_viewers = packets_.viewers();
+  view.ack_trace = ack_trace_.counters();
   return view;
 }
 
-HttpResponse Agent::http(const std::string& uri) {
+HttpResponse Agent::http(const std::string& target) {
+  const std::string uri(target_path(target));
+  if (uri == "/v1/trace") return trace_response(ack_trace_, target, node_);
   const AgentViewContext view = view_at(now());
   if (uri == "/v1/members")
     return {200, "application/json", members_json(view, false, true).dump()};

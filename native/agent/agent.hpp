@@ -10,6 +10,7 @@
 #include <vigil/base/event_queue.hpp>
 #include <vigil/base/result.hpp>
 #include <vigil/swim/node.hpp>
+#include "agent/ack_trace.hpp"
 #include "agent/agent_view.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
@@ -132,6 +133,7 @@ class Agent : private RawHandler {
   std::map<std::string, swim::Address> blocked_names_;  // where each peer was blocked, by name
   PeerDetectors detectors_;
   ProbeOutcomes probe_outcomes_;
+  AckTrace ack_trace_;  // ack arrivals per peer, for GET /v1/trace
   PacketLog packets_;
   AuthLimiter auth_;  // wrong tokens per remote address, across connections
   std::unique_ptr<LwsHost> http_;

@@ -252,6 +252,7 @@ std::string metrics_text(const AgentViewContext& c) {
   out << auth_metrics_text(c.auth, c.auth_addresses);
   out << limit_metrics(c.ws_refusals);
   out << packet_log_metrics_text(c.packet_log, c.packet_log_viewers);
+  out << ack_trace_metrics_text(c.ack_trace);
   return out.str();
 }
 

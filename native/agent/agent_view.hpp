@@ -5,6 +5,7 @@
 
 #include <vigil/base/time.hpp>
 #include <vigil/swim/node.hpp>
+#include "agent/ack_trace.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/packet_log.hpp"
@@ -31,6 +32,7 @@ struct AgentViewContext {
   const ProbeOutcomes* probe_outcomes = nullptr;  // per peer: direct pings failed, indirect acks
   PacketLog::Counters packet_log{};
   std::size_t packet_log_viewers = 0;
+  AckTrace::Counters ack_trace{};
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

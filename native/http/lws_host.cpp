@@ -19,6 +19,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "http/query_string.hpp"
 #include "http/refusal_log.hpp"
 #include "http/static_files.hpp"
 #include "http/tls_files.hpp"
@@ -410,7 +411,22 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
     lws_return_http_status(wsi, HTTP_STATUS_REQ_URI_TOO_LONG, nullptr);
     return -1;
   }
-  const HttpResponse r = host->handlers_.on_http(uri);
+  std::string target = uri;
+  if (host->options_.pass_query) {
+    // lws splits the query at '&' and decodes each argument: encoded again, a value holding
+    // '&' or '=' reaches the handler unambiguous.
+    char arg[1024];
+    for (int i = 0;
+         i < 64 && lws_hdr_copy_fragment(wsi, arg, sizeof arg, WSI_TOKEN_HTTP_URI_ARGS, i) >= 0;
+         ++i) {
+      const std::string_view text(arg);
+      const auto eq = text.find('=');
+      target += i == 0 ? '?' : '&';
+      target += percent_encode(text.substr(0, eq));
+      if (eq != std::string_view::npos) target += "=" + percent_encode(text.substr(eq + 1));
+    }
+  }
+  const HttpResponse r = host->handlers_.on_http(target);
   const bool last = connection.requests >= host->options_.max_requests_per_connection;
 
   unsigned char headers[LWS_PRE + 1024];
@@ -426,6 +442,11 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
                                   reinterpret_cast<const unsigned char*>(kNoStore),
                                   sizeof kNoStore - 1, &p, end))
     return -1;
+  for (const auto& [name, value] : r.headers)
+    if (lws_add_http_header_by_name(wsi, reinterpret_cast<const unsigned char*>(name.c_str()),
+                                    reinterpret_cast<const unsigned char*>(value.data()),
+                                    static_cast<int>(value.size()), &p, end))
+      return -1;
   static const char kClose[] = "close";
   if (last && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
                                            reinterpret_cast<const unsigned char*>(kClose),

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <vigil/base/result.hpp>
@@ -22,6 +23,8 @@ struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // More header fields, each name with its colon and in lower case ("content-disposition:").
+  std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
 // A readable/writable descriptor (UDP or TCP socket) the host watches in its service loop.
@@ -47,6 +50,9 @@ class LwsHost {
     int port = 8080;
     std::string web_dir;                     // served at "/"; empty: no static files
     std::vector<std::string> dynamic_paths;  // mountpoints answered by on_http, e.g. "/v1"
+    // on_http is given the query too ("/v1/trace?peer=a%20b"), each argument percent-encoded
+    // again as lws decoded it; otherwise the path alone.
+    bool pass_query = false;
     std::string ws_path = "/ws";             // WebSocket upgrades accepted only here
     std::string ws_protocol = "vigil.v1";    // the subprotocol clients must request
     std::size_t max_clients = 32;

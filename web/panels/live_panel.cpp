@@ -507,6 +507,26 @@ void LivePanel::draw_matrix(float height) {
 // The selected agent's per-peer detectors (clicking a row picks the peer plotted beside it) and
 // its protocol counters.
 namespace {
+// Saves a peer's heartbeat trace (GET /v1/trace) from the agent `l` talks to. The agent answers
+// with an attachment, so the browser saves it and the page stays, even from another origin
+// (where an anchor's download attribute is ignored).
+void download_trace(const AgentLink& l, const std::string& peer) {
+  // clang-format reads the JavaScript as C++: left as written. No comma outside parentheses,
+  // which would end the macro's code argument.
+  // clang-format off
+  EM_ASM({
+    const secure = location.protocol === 'https:' || UTF8ToString($0).startsWith('https://');
+    const a = document.createElement('a');
+    a.href = (secure ? 'https://' : 'http://') + UTF8ToString($1) + '/v1/trace?peer=' +
+             encodeURIComponent(UTF8ToString($2));
+    a.rel = 'noopener';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }, l.address().c_str(), l.endpoint().c_str(), peer.c_str());
+  // clang-format on
+}
+
 // The height of a table of one row per member of `l` and a header row, all of them.
 float table_height(const AgentLink& l) {
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
@@ -567,17 +587,20 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   hint("%s's probes, per peer", l.name().c_str());
   const ImGuiTableFlags flags =
       ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
-  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
-  const float all_rows = table_height(l);
+  // Rows as tall as their export button.
+  const float row_h = ImGui::GetFrameHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
+  const float all_rows = row_h * static_cast<float>(l.members().size() + 1) + 2.0f;
   const float avail = ImGui::GetContentRegionAvail().y;
   probe_table_agent_ = l.name();
   probe_table_rows_ = 0;
-  if (!ImGui::BeginTable("probes", 4, flags,
+  if (!ImGui::BeginTable("probes", 5, flags,
                          ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f)))))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* h : {"peer", "probes", "direct failed", "indirect ok"})
     ImGui::TableSetupColumn(h);
+  // Fixed: a stretched column would clip its button on a narrow screen.
+  ImGui::TableSetupColumn("trace", ImGuiTableColumnFlags_WidthFixed, button_width("export trace"));
   ImGui::TableHeadersRow();
   for (const auto& [name, m] : l.members()) {
     ImGui::TableNextRow();
@@ -591,6 +614,10 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
         static_cast<unsigned long long>(m.direct_failed));
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
+    ImGui::TableNextColumn();
+    ImGui::PushID(name.c_str());
+    if (button("export trace")) download_trace(l, name);
+    ImGui::PopID();
     ++probe_table_rows_;
   }
   ImGui::EndTable();
