@@ -53,8 +53,8 @@ class LwsHost {
     // on_http is given the query too ("/v1/trace?peer=a%20b"), each argument percent-encoded
     // again as lws decoded it; otherwise the path alone.
     bool pass_query = false;
-    std::string ws_path = "/ws";             // WebSocket upgrades accepted only here
-    std::string ws_protocol = "vigil.v1";    // the subprotocol clients must request
+    std::string ws_path = "/ws";           // WebSocket upgrades accepted only here
+    std::string ws_protocol = "vigil.v1";  // the subprotocol clients must request
     std::size_t max_clients = 32;
     std::size_t max_message = 64 * 1024;  // larger WebSocket messages are refused
     // Incoming WebSocket messages per connection: a token bucket of `message_burst` refilled at
