@@ -10,6 +10,7 @@
 #include <vigil/detect/phi.hpp>
 #include <vigil/sim/heartbeat_params.hpp>
 #include <vigil/sim/heartbeat_stream.hpp>
+#include "support/param_spec_checks.hpp"
 
 using namespace vigil;
 namespace phi_param = vigil::detect::phi_param;
@@ -27,22 +28,7 @@ std::vector<ParamSpec> every_spec() {
 }  // namespace
 
 TEST_CASE("phi params: every default lies in its range and in its slider's range") {
-  for (const auto& p : every_spec()) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.check(p.def).ok());
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-    // The page never offers what the model refuses.
-    CHECK(p.contains(p.view_max));
-    if (p.min_open)
-      CHECK(p.view_min > p.min);
-    else
-      CHECK(p.contains(p.view_min));
-    CHECK_FALSE(p.help.empty());
-    CHECK_FALSE(p.label.empty());
-    if (p.integer) CHECK(p.def == std::trunc(p.def));
-    if (p.log) CHECK(p.view_min > 0);
-  }
+  for (const auto& p : every_spec()) vigil::test::check_well_formed(p);
 }
 
 TEST_CASE("phi params: the formula refuses through the table's checks") {

@@ -5,6 +5,7 @@
 
 #include <vigil/fencing/params.hpp>
 #include <vigil/fencing/stale_leader.hpp>
+#include "support/param_spec_checks.hpp"
 
 using namespace vigil;
 using namespace vigil::fencing;
@@ -12,18 +13,9 @@ namespace param = vigil::fencing::stale_leader_param;
 
 TEST_CASE("fencing params: every default lies in its range and in its slider's range") {
   for (const auto& p : param::all) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.check(p.def).ok());
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-    // The page never offers what the model refuses.
-    CHECK(p.contains(p.view_min));
-    CHECK(p.contains(p.view_max));
-    CHECK_FALSE(p.help.empty());
-    CHECK_FALSE(p.label.empty());
+    vigil::test::check_well_formed(p);
     // Milliseconds, writes and tokens are whole numbers.
     CHECK(p.integer);
-    CHECK(p.def == std::trunc(p.def));
   }
   // The page holds its controls in ints.
   for (const auto& p : param::all) CHECK(p.view_max <= 2147483647.0);

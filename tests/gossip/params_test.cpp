@@ -8,47 +8,20 @@
 #include <vigil/gossip/params.hpp>
 #include <vigil/gossip/spread.hpp>
 #include <vigil/lab/gossip_experiments.hpp>
+#include "support/param_spec_checks.hpp"
 
 using namespace vigil;
 using namespace vigil::gossip;
 
-namespace {
-
-std::vector<ParamSpec> every_spec() {
-  std::vector<ParamSpec> all = {spread_param::seed, membership_param::seed};
-  for (const auto& p : spread_param::all) all.push_back(p);
-  for (const auto& p : membership_param::all) all.push_back(p);
-  for (const auto& p : heartbeat_cost_param::all) all.push_back(p);
-  return all;
-}
-
-}  // namespace
-
 TEST_CASE("gossip: every default lies in its range, every slider inside the model's range") {
-  for (const auto& p : every_spec()) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.contains(p.def));
-    CHECK(p.check(p.def).ok());
-    CHECK(p.contains(p.view_min));
-    CHECK(p.contains(p.view_max));
-    CHECK(p.view_min < p.view_max);
-    CHECK_FALSE(p.help.empty());
-    CHECK_FALSE(p.label.empty());
-    if (p.integer) CHECK(p.def == std::trunc(p.def));
-  }
-  for (const auto& p : spread_param::all) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-  }
-  for (const auto& p : membership_param::all) {
-    CAPTURE(std::string(p.flag));
-    // The command line's 30 trials are more than a page can sweep between frames: the page opens
-    // lower, inside its slider (web/panels/gossip_panel.hpp).
-    if (p.flag == membership_param::trials.flag) continue;
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-  }
+  for (const auto& p : {spread_param::seed, membership_param::seed})
+    vigil::test::check_well_formed(p);
+  for (const auto& p : spread_param::all) vigil::test::check_well_formed(p);
+  for (const auto& p : heartbeat_cost_param::all) vigil::test::check_well_formed(p);
+  // The command line's 30 trials are more than a page can sweep between frames: the page opens
+  // lower, inside its slider (web/panels/gossip_panel.hpp).
+  for (const auto& p : membership_param::all)
+    vigil::test::check_well_formed(p, p.flag != membership_param::trials.flag);
 }
 
 TEST_CASE("gossip: the models' default options are the table's defaults") {

@@ -6,6 +6,7 @@
 
 #include <vigil/lab/swim_experiments.hpp>
 #include <vigil/lab/swim_params.hpp>
+#include "support/param_spec_checks.hpp"
 
 using namespace vigil;
 using namespace vigil::lab;
@@ -22,19 +23,7 @@ std::vector<ParamSpec> every_spec() {
 }  // namespace
 
 TEST_CASE("swim: every default lies in its range and in its slider's range") {
-  for (const auto& p : every_spec()) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.contains(p.def));
-    CHECK(p.check(p.def).ok());
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-    CHECK(p.contains(p.view_min));
-    CHECK(p.contains(p.view_max));
-    CHECK_FALSE(p.help.empty());
-    CHECK_FALSE(p.label.empty());
-    if (p.integer) CHECK(p.def == std::trunc(p.def));
-    if (p.log) CHECK(p.view_min > 0);
-  }
+  for (const auto& p : every_spec()) vigil::test::check_well_formed(p);
 }
 
 TEST_CASE("swim: the models' default options are the table's defaults") {

@@ -9,23 +9,13 @@
 #include <vigil/lab/detectors_experiment.hpp>
 #include <vigil/lab/trace_replay.hpp>
 #include <vigil/sim/heartbeat_stream.hpp>
+#include "support/gapped_trace.hpp"
 
 using vigil::Millis;
 using namespace vigil::lab;
+using vigil::test::regular_with_gaps;
 
 namespace {
-
-// Heartbeats every 100 ms, with the given longer gaps spliced in after `at` regular ones each.
-std::vector<Millis> regular_with_gaps(std::size_t at, const std::vector<long>& long_gaps) {
-  std::vector<Millis> out{Millis{0}};
-  auto add = [&](long gap) { out.push_back(out.back() + Millis{gap}); };
-  for (long gap : long_gaps) {
-    for (std::size_t i = 0; i < at; ++i) add(100);
-    add(gap);
-  }
-  for (std::size_t i = 0; i < at; ++i) add(100);
-  return out;
-}
 
 const TraceReplayRow& row_of(const std::vector<TraceReplayRow>& rows, const std::string& name) {
   auto it =

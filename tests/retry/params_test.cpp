@@ -10,6 +10,7 @@
 #include <vigil/retry/hysteresis.hpp>
 #include <vigil/retry/overload_server.hpp>
 #include <vigil/retry/params.hpp>
+#include "support/param_spec_checks.hpp"
 
 using namespace vigil;
 using namespace vigil::retry;
@@ -29,23 +30,7 @@ std::vector<ParamSpec> every_spec() {
 }  // namespace
 
 TEST_CASE("every parameter's default lies in its range and in its slider's range") {
-  for (const auto& p : every_spec()) {
-    CAPTURE(std::string(p.flag));
-    CHECK(p.contains(p.def));
-    CHECK(p.check(p.def).ok());
-    CHECK(p.view_min <= p.def);
-    CHECK(p.def <= p.view_max);
-    // The slider never offers what the model refuses.
-    CHECK(p.contains(p.view_max));
-    if (p.min_open)
-      CHECK(p.view_min > p.min);
-    else
-      CHECK(p.contains(p.view_min));
-    CHECK_FALSE(p.help.empty());
-    CHECK_FALSE(p.label.empty());
-    if (p.integer) CHECK(p.def == std::trunc(p.def));
-    if (p.log) CHECK(p.view_min > 0);
-  }
+  for (const auto& p : every_spec()) vigil::test::check_well_formed(p);
 }
 
 TEST_CASE("the models' default options are the table's defaults") {
