@@ -43,6 +43,19 @@ struct ParamSpec {
   Status check(double v) const;
 };
 
+// A PRNG seed: any 32-bit value, read from the URL but given no slider.
+constexpr ParamSpec seed_spec(double def, std::string_view help = "PRNG seed (mulberry32)") {
+  return {.flag = "seed",
+          .label = "seed",
+          .help = help,
+          .def = def,
+          .min = 0,
+          .max = 4294967295.0,
+          .view_min = 0,
+          .view_max = 4294967295.0,
+          .integer = true};
+}
+
 // The shortest text for a number that reads back as the same double ("1", "0.05", "10000000").
 std::string number_text(double x);
 

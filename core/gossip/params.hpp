@@ -74,15 +74,7 @@ inline constexpr ParamSpec trials{.flag = "trials",
                                   .view_max = 10,
                                   .integer = true};
 // The seed with which mulberry32 reproduces the JavaScript push table digit for digit.
-inline constexpr ParamSpec seed{.flag = "seed",
-                                .label = "seed",
-                                .help = "PRNG seed (mulberry32)",
-                                .def = 44,
-                                .min = 0,
-                                .max = 4294967295.0,
-                                .view_min = 0,
-                                .view_max = 4294967295.0,
-                                .integer = true};
+inline constexpr ParamSpec seed = seed_spec(44);
 inline constexpr std::array all{nodes, fanout, trials, loss, dead, max_rounds};
 }  // namespace spread_param
 
@@ -164,15 +156,7 @@ inline constexpr ParamSpec loss{.flag = "loss",
                                 .view_min = 0,
                                 .view_max = 0.9,
                                 .percent = true};
-inline constexpr ParamSpec seed{.flag = "seed",
-                                .label = "seed",
-                                .help = "PRNG seed (mulberry32)",
-                                .def = 1998,
-                                .min = 0,
-                                .max = 4294967295.0,
-                                .view_min = 0,
-                                .view_max = 4294967295.0,
-                                .integer = true};
+inline constexpr ParamSpec seed = seed_spec(1998);
 inline constexpr std::array all{nodes, fanout, t_fail, t_cleanup, trials, rounds, loss};
 }  // namespace membership_param
 

@@ -74,15 +74,7 @@ inline constexpr ParamSpec slow_periods{.flag = "slow-periods",
                                         .view_min = 0,
                                         .view_max = 20,
                                         .digits = 1};
-inline constexpr ParamSpec seed{.flag = "seed",
-                                .label = "seed",
-                                .help = "PRNG seed",
-                                .def = 1,
-                                .min = 0,
-                                .max = 4294967295.0,
-                                .view_min = 0,
-                                .view_max = 4294967295.0,
-                                .integer = true};
+inline constexpr ParamSpec seed = seed_spec(1, "PRNG seed");
 inline constexpr std::array all{nodes, kill, periods, loss, slow, slow_periods};
 }  // namespace swim_param
 
@@ -128,15 +120,7 @@ inline constexpr ParamSpec nodes{.flag = "nodes",
                                  .view_min = 2,
                                  .view_max = 100,
                                  .integer = true};
-inline constexpr ParamSpec seed{.flag = "seed",
-                                .label = "seed",
-                                .help = "PRNG seed",
-                                .def = 2002,
-                                .min = 0,
-                                .max = 4294967295.0,
-                                .view_min = 0,
-                                .view_max = 4294967295.0,
-                                .integer = true};
+inline constexpr ParamSpec seed = seed_spec(2002, "PRNG seed");
 inline constexpr std::array all{loss, indirect, probes, nodes};
 }  // namespace swim_probe_param
 

@@ -10,15 +10,7 @@ namespace vigil::retry {
 // `vigil lab retry ...` and the web demos' URL keys and sliders.
 
 // Every run of the time demos (fleet, server) starts from this PRNG seed unless told otherwise.
-inline constexpr ParamSpec kSeedParam{.flag = "seed",
-                                      .label = "seed",
-                                      .help = "PRNG seed (mulberry32)",
-                                      .def = 2,
-                                      .min = 0,
-                                      .max = 4294967295.0,
-                                      .view_min = 0,
-                                      .view_max = 4294967295.0,
-                                      .integer = true};
+inline constexpr ParamSpec kSeedParam = seed_spec(2);
 
 // --- retry chain: amplification through N services retrying k times (retry/chain.hpp).
 namespace chain_param {

@@ -52,15 +52,7 @@ inline constexpr ParamSpec loss{.flag = "loss",
                                 .view_min = 0,
                                 .view_max = 0.5,
                                 .percent = true};
-inline constexpr ParamSpec seed{.flag = "seed",
-                                .label = "seed",
-                                .help = "PRNG seed of the stream's delays and losses",
-                                .def = 1,
-                                .min = 0,
-                                .max = 4294967295.0,
-                                .view_min = 0,
-                                .view_max = 4294967295.0,
-                                .integer = true};
+inline constexpr ParamSpec seed = seed_spec(1, "PRNG seed of the stream's delays and losses");
 inline constexpr std::array all{interval, delay, jitter, loss, seed};
 }  // namespace heartbeat_param
 
