@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <unordered_map>
 
 namespace vigil::detect {
 
@@ -469,15 +470,14 @@ Result<Trace> parse_trace(std::string_view text, TimeUnit unit) {
 
   trace.unit = unit == TimeUnit::automatic ? detect_unit(*records) : unit;
   const double numeric_scale = ms_per(trace.unit);
+  // Indexed by name: a file with a new sender on every line stays linear.
+  std::unordered_map<std::string, std::size_t> sender_index;
   for (const auto& r : *records) {
     const double ms = r.iso ? r.value : r.value * (r.scale != 0.0 ? r.scale : numeric_scale);
     if (!(std::fabs(ms) < 9e15)) return at(r.line, "time is out of range");
-    auto it = std::find_if(trace.senders.begin(), trace.senders.end(),
-                           [&](const SenderTrace& s) { return s.sender == r.sender; });
-    if (it == trace.senders.end()) {
-      trace.senders.push_back({r.sender, {}, 0, 0, 0});
-      it = trace.senders.end() - 1;
-    }
+    auto [slot, added] = sender_index.try_emplace(r.sender, trace.senders.size());
+    if (added) trace.senders.push_back({r.sender, {}, 0, 0, 0});
+    auto it = trace.senders.begin() + static_cast<std::ptrdiff_t>(slot->second);
     const Millis t{std::llround(ms)};
     if (!it->arrivals.empty() && t < it->arrivals.back()) ++it->out_of_order;
     it->arrivals.push_back(t);

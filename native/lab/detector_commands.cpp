@@ -1,5 +1,4 @@
 // `vigil lab phi|detectors|timeouts`: heartbeats, timeouts and phi accrual.
-#include <limits>
 
 #include <vigil/detect/params.hpp>
 #include <vigil/detect/phi.hpp>

@@ -101,6 +101,20 @@ TEST_CASE("CSV: the agent's export, several senders split in order of appearance
         "no sender 'node-x' in the trace (senders: node-b, node-c)");
 }
 
+TEST_CASE("CSV: a thousand interleaved senders each keep their own arrivals") {
+  std::string text = "time_ms,sender\n";
+  for (int round = 0; round < 3; ++round)
+    for (int n = 0; n < 1000; ++n)
+      text += std::to_string(round * 100000 + n) + ",node-" + std::to_string(n) + "\n";
+  auto t = parse_trace(text);
+  REQUIRE(t.ok());
+  REQUIRE(t->senders.size() == 1000);
+  CHECK(t->senders[0].sender == "node-0");
+  CHECK(t->senders[999].sender == "node-999");
+  CHECK(ms(t->senders[7]) == std::vector<long long>{7, 100007, 200007});
+  CHECK(t->senders[999].records == 3);
+}
+
 TEST_CASE("CSV: time_s column, extra columns ignored") {
   auto t = parse_trace("host,time_s,rtt\na,1.5,3\na,2.5,4\n");
   REQUIRE(t.ok());
