@@ -78,19 +78,22 @@ detect::PhiAccrualConfig ack_detector_config(const swim::Config& c) {
   return d;
 }
 
+}  // namespace
+
 // A profile as a real network node runs it: with memberlist's TCP fallback ping, which the
 // simulations leave off.
-Result<swim::Config> agent_config(const std::string& profile) {
+Result<swim::Config> agent_config(const std::string& profile, const AgentOptions& options) {
   auto config = swim::Config::profile(profile);
   if (!config) return config.error();
   config->tcp_fallback_ping = true;
+  if (options.probe_interval) config->probe_interval = *options.probe_interval;
+  if (options.probe_timeout) config->probe_timeout = *options.probe_timeout;
+  if (auto s = config->validate(); !s) return s.error();
   return config;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
-  auto config = agent_config(options.profile);
+  auto config = agent_config(options.profile, options);
   if (!config) return config.error();
   config->label = options.label;
   std::random_device entropy;
@@ -703,7 +706,10 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text,
         } else if constexpr (std::is_same_v<T, command::Leave>) {
           node_.leave(t);
         } else if constexpr (std::is_same_v<T, command::SetProfile>) {
-          if (auto s = node_.reconfigure(agent_config(c.profile).value()); !s)
+          auto config = agent_config(c.profile, options_);
+          if (!config)
+            failure = config.error().message;
+          else if (auto s = node_.reconfigure(*config); !s)
             failure = s.error().message;
           else
             options_.profile = c.profile;

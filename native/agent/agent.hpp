@@ -34,6 +34,10 @@ struct AgentOptions {
   std::string http_host = "127.0.0.1";
   int http_port = 0;
   std::string profile = "lan";
+  // memberlist's ProbeInterval and ProbeTimeout, overriding the profile's (also after a
+  // set-profile command): the flags are the operator's choice, the profile only the defaults.
+  std::optional<Millis> probe_interval;
+  std::optional<Millis> probe_timeout;
   std::string token;    // required for mutating WebSocket commands
   std::string web_dir;  // the web app served at "/"; empty: none
   std::size_t max_clients = 32;
@@ -50,6 +54,9 @@ struct AgentOptions {
   // host's own URL, its wildcard host replaced by the protocol's bind address.
   std::string advertise_http;
 };
+
+// The engine's configuration for `profile` as an agent runs it, with the options' overrides.
+Result<swim::Config> agent_config(const std::string& profile, const AgentOptions& options);
 
 class StreamLink;
 

@@ -50,6 +50,13 @@ const std::vector<cli::Args::Spec>& specs() {
        "metadata (the Serf tag vigil-view)",
        "http://HOST:PORT of --http; a 0.0.0.0 host becomes --bind's"},
       {"profile", true, "lan|wan|local|teaching", "lan"},
+      {"probe-interval", true,
+       "time between probes, memberlist's ProbeInterval (200ms, 1s); overrides the profile",
+       "the profile's: 1s for lan and local"},
+      {"probe-timeout", true,
+       "wait for a direct ack before asking others, memberlist's ProbeTimeout; at most the "
+       "probe interval; overrides the profile",
+       "the profile's: 500ms for lan, 200ms for local"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
       {"web", true,
        "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
@@ -201,6 +208,23 @@ int run_agent(const std::vector<std::string>& argv) {
   auto profile = args->choice("profile", swim::Config::profile_names(), "lan");
   if (!profile) return fail(profile.error().message);
   o.profile = *profile;
+  for (auto [flag, field] : {std::pair{"probe-interval", &o.probe_interval},
+                             std::pair{"probe-timeout", &o.probe_timeout}}) {
+    auto text = args->text(flag);
+    if (!text) continue;
+    auto d = cli::parse_duration(*text);
+    if (!d) return fail("--" + std::string(flag) + ": " + d.error().message);
+    *field = *d;
+  }
+  if (auto config = agent_config(o.profile, o); !config) {
+    const swim::Config base = swim::Config::profile(o.profile).value();
+    const Millis interval = o.probe_interval.value_or(base.probe_interval);
+    const Millis timeout = o.probe_timeout.value_or(base.probe_timeout);
+    return fail(config.error().message + " (probe interval " + cli::duration_text(interval) +
+                (o.probe_interval ? "" : " from the " + o.profile + " profile") +
+                ", probe timeout " + cli::duration_text(timeout) +
+                (o.probe_timeout ? "" : " from the " + o.profile + " profile") + ")");
+  }
   auto clients = args->integer_in("max-clients", 32, 1, 1024);
   if (!clients) return fail(clients.error().message);
   o.max_clients = static_cast<std::size_t>(*clients);

@@ -76,9 +76,11 @@ export async function getJson(port, urlPath) {
 }
 
 export class Cluster {
-  constructor(vigil, profile = 'local') {
+  // `flags`: more `vigil agent` options for every agent, e.g. ['--probe-interval', '25ms'].
+  constructor(vigil, profile = 'local', flags = []) {
     this.vigil = vigil;
     this.profile = profile;
+    this.flags = flags;
     this.agents = [];
     this.token = 'test-token-' + Math.random().toString(16).slice(2);
     this.dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-agents-'));
@@ -95,7 +97,7 @@ export class Cluster {
     const port = await freePort();
     const httpPort = await freePort();
     const args = ['agent', '--name', name, '--bind', `127.0.0.1:${port}`, '--http', `127.0.0.1:${httpPort}`,
-                  '--profile', this.profile, '--token-file', this.tokenFile, '--web', 'none'];
+                  '--profile', this.profile, '--token-file', this.tokenFile, '--web', 'none', ...this.flags];
     if (this.agents.length > 0) args.push('--join', `127.0.0.1:${this.agents[0].port}`);
     const child = spawn(this.vigil, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const agent = { name, port, httpPort, child, log: '', alive: true };

@@ -67,4 +67,19 @@ run 1 serve --web /nonexistent --http 127.0.0.1:18080 && expect_in "$err" "index
 run 2 serve --http 127.0.0.1:99999 && expect_in "$err" "port must be a number in 1..65535"
 run 2 serve --http example.org:80 && expect_in "$err" "host must be an IPv4 address"
 
+# agent: probe timing flags override the profile; bad values are usage errors, checked before
+# any socket opens.
+run 0 agent --help && expect_in "$out" "--probe-interval" && expect_in "$out" "--probe-timeout" &&
+  expect_in "$out" "ProbeInterval"
+run 2 agent --name x --probe-interval 5 && expect_in "$err" "--probe-interval: expected a duration such as 500ms"
+run 2 agent --name x --probe-timeout 1x && expect_in "$err" "--probe-timeout: unknown unit 'x'"
+run 2 agent --name x --probe-interval 0s && expect_in "$err" "--probe-interval: a duration must be between 1ms and 24h"
+run 2 agent --name x --probe-interval 200ms --probe-timeout 300ms &&
+  expect_in "$err" "probe timeout must be > 0 and at most the probe interval (probe interval 200ms, probe timeout 300ms)"
+# The lan profile's timeout (500 ms) exceeds a 50 ms interval: the message says where it came from.
+run 2 agent --name x --probe-interval 50ms &&
+  expect_in "$err" "(probe interval 50ms, probe timeout 500ms from the lan profile)"
+run 2 agent --name x --profile wan --probe-timeout 6s &&
+  expect_in "$err" "(probe interval 5s from the wan profile, probe timeout 6s)"
+
 finish

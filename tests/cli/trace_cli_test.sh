@@ -45,6 +45,15 @@ run 2 lab detectors --trace "$dir/one.csv" --unit min && expect_in "$err" "--uni
 run 2 lab detectors --trace "$dir/one.csv" --runs 2 && expect_in "$err" "--runs describes the simulated stream"
 run 2 lab detectors --unit ms && expect_in "$err" "--unit needs --trace FILE"
 run 2 lab detectors --trace "$dir/one.csv" --crashes 0 && expect_in "$err" "--crashes must be between 1 and 1000000"
+# --phi-threshold: one more phi (normal tail) row; a standard threshold is not repeated.
+run 0 lab detectors --trace "$dir/one.csv" --phi-threshold 3.5 --format json &&
+  json_check "j.detectors.length === 9 && j.detectors.at(-1).detector === 'phi-3.5' && j.detectors.at(-1).mistakes >= j.detectors.find(r => r.detector === 'phi-8').mistakes && j.detectors.at(-1).detection_mean_ms < j.detectors.find(r => r.detector === 'phi-8').detection_mean_ms"
+run 0 lab detectors --trace "$dir/one.csv" --phi-threshold 8 --format json && json_check "j.detectors.length === 8"
+run 0 lab detectors --trace "$dir/one.csv" --phi-threshold 1000 --format json &&
+  json_check "j.detectors.at(-1).detector === 'phi-1000' && j.detectors.at(-1).mistakes === 0"
+run 2 lab detectors --trace "$dir/one.csv" --phi-threshold 0.5 && expect_in "$err" "--phi-threshold must be between 1 and"
+run 2 lab detectors --trace "$dir/one.csv" --phi-threshold high && expect_in "$err" "--phi-threshold"
+run 2 lab detectors --phi-threshold 4 && expect_in "$err" "--phi-threshold needs --trace FILE"
 
 # tune: the timeout family's exact choice on the known gaps, the frontier, memberlist terms.
 run 0 --help && expect_in "$out" "tune"
