@@ -139,6 +139,30 @@ MemberlistSettings memberlist_settings(std::span<const Millis> arrivals, double 
   return m;
 }
 
+// memberlist's DefaultLANConfig.
+constexpr double kLanProbeIntervalMs = 1000, kLanProbeTimeoutMs = 500;
+constexpr int kLanSuspicionMult = 4, kLanSuspicionMaxTimeoutMult = 6;
+
+std::vector<MemberlistDefaultRow> memberlist_defaults(std::span<const Millis> arrivals,
+                                                      const TuneOptions& options) {
+  const double suspect = kLanProbeIntervalMs + kLanProbeTimeoutMs;
+  const double timeout = kLanSuspicionMult *
+                         std::max(1.0, std::log10(static_cast<double>(options.nodes))) *
+                         kLanProbeIntervalMs;
+  std::vector<MemberlistDefaultRow> rows = {
+      {"suspect", suspect, {}},
+      {"dead (confirmed)", suspect + timeout, {}},
+      {"dead (unconfirmed)", suspect + kLanSuspicionMaxTimeoutMult * timeout, {}}};
+  std::vector<std::unique_ptr<detect::Detector>> detectors;
+  for (const auto& r : rows)
+    detectors.push_back(std::make_unique<detect::FixedTimeout>(
+        detect::FixedTimeout::create(Millis{std::llround(r.silence_ms)}, r.what).value()));
+  // tune_trace checked the trace and the options: the replay cannot fail.
+  auto replayed = replay_trace(arrivals, detectors, options.replay).value();
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].replay = std::move(replayed[i]);
+  return rows;
+}
+
 std::string fmt(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -250,6 +274,7 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
   if (timeout.best)
     result.memberlist =
         memberlist_settings(arrivals, result.interval_ms, timeout.best->parameter, options.nodes);
+  result.memberlist_defaults = memberlist_defaults(arrivals, options);
   return result;
 }
 
@@ -337,6 +362,21 @@ Report tune_report(const TuneResult& result, const TuneOptions& options) {
                 std::string("SuspicionMult * max(1, log10 n) * ProbeInterval, ms")}};
     report.tables.push_back(std::move(ml));
   }
+  if (!result.memberlist_defaults.empty()) {
+    Table d;
+    d.key = "memberlist_defaults";
+    d.title =
+        "memberlist's default LAN timings on this trace (n = " + std::to_string(options.nodes) +
+        ")";
+    d.columns = {{"what", "what", 0},
+                 {"silence_ms", "after a silence of ms", 0},
+                 {"mistakes", "mistakes", 0},
+                 {"mistakes_per_hour", "mistakes/hour", 2}};
+    for (const auto& r : result.memberlist_defaults)
+      d.rows.push_back({r.what, r.silence_ms, static_cast<std::int64_t>(r.replay.mistakes),
+                        r.replay.mistakes_per_hour()});
+    report.tables.push_back(std::move(d));
+  }
   const std::string worst_before_dead =
       result.memberlist
           ? fmt(result.memberlist->probe_interval_ms + result.memberlist->probe_timeout_ms +
@@ -364,7 +404,10 @@ Report tune_report(const TuneResult& result, const TuneOptions& options) {
        "timeout alone covers the tolerated silence; a crash is then declared after about",
        "ProbeInterval + ProbeTimeout + suspicion timeout = " + worst_before_dead +
            " ms. Lifeguard starts the timeout at",
-       "SuspicionMaxTimeoutMult times that and shrinks it as other members confirm."});
+       "SuspicionMaxTimeoutMult times that and shrinks it as other members confirm. The defaults'",
+       "rows read the trace with memberlist's own LAN timings (1 s probes, 500 ms timeout,",
+       "SuspicionMult 4, SuspicionMaxTimeoutMult 6): a false \"dead\" there is a healthy member",
+       "declared dead if nobody refuted for it, confirmed by others or not."});
   return report;
 }
 

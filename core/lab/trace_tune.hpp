@@ -56,6 +56,17 @@ struct MemberlistSettings {
   int nodes = 0;
 };
 
+// What memberlist's default LAN timings (ProbeInterval 1 s, ProbeTimeout 500 ms, SuspicionMult 4,
+// SuspicionMaxTimeoutMult 6) do on the trace, read as one observer's acks: a silence past
+// interval + timeout is a suspicion; past that plus the suspicion timeout, a death. The timeout is
+// SuspicionMult * max(1, log10 n) * ProbeInterval once enough members confirm, and Lifeguard
+// starts it SuspicionMaxTimeoutMult times longer.
+struct MemberlistDefaultRow {
+  std::string what;  // "suspect", "dead (confirmed)", "dead (unconfirmed)"
+  double silence_ms = 0.0;
+  TraceReplayRow replay;
+};
+
 struct TuneResult {
   double interval_ms = 0.0;  // median gap
   double scored_hours = 0.0;
@@ -65,6 +76,7 @@ struct TuneResult {
   std::optional<std::size_t> allowed_mistakes;
   std::vector<TuneFamily> families;
   std::optional<MemberlistSettings> memberlist;
+  std::vector<MemberlistDefaultRow> memberlist_defaults;
 };
 
 // The most mistakes a setting may make over `hours` of trace for its rate to be within

@@ -161,6 +161,28 @@ TEST_CASE("with a confidence, the recommendation leaves room for the next hour")
   CHECK_FALSE(short_trace->memberlist.has_value());
 }
 
+TEST_CASE("memberlist's default LAN timings on a trace: suspicions and deaths, counted by hand") {
+  const auto arrivals = regular_with_gaps(150, {1200, 3500, 7000, 30000});
+  // n = 10: suspect after 1.5 s, dead after 1.5 + 4 s confirmed, 1.5 + 24 s unconfirmed.
+  const auto small = tune(arrivals, 100, 10);
+  REQUIRE(small.memberlist_defaults.size() == 3);
+  CHECK(small.memberlist_defaults[0].what == "suspect");
+  CHECK(small.memberlist_defaults[0].silence_ms == 1500);
+  CHECK(small.memberlist_defaults[0].replay.mistakes == 3);
+  CHECK(small.memberlist_defaults[1].silence_ms == 5500);
+  CHECK(small.memberlist_defaults[1].replay.mistakes == 2);
+  CHECK(small.memberlist_defaults[2].silence_ms == 25500);
+  CHECK(small.memberlist_defaults[2].replay.mistakes == 1);
+  // n = 1000 scales the suspicion timeout by log10 n = 3: 12 s, and 72 s unconfirmed.
+  const auto large = tune(arrivals, 100, 1000);
+  CHECK(large.memberlist_defaults[1].silence_ms == doctest::Approx(13500));
+  CHECK(large.memberlist_defaults[1].replay.mistakes == 1);
+  CHECK(large.memberlist_defaults[2].replay.mistakes == 0);
+  const auto report = tune_report(large, TuneOptions{});
+  CHECK(std::any_of(report.tables.begin(), report.tables.end(),
+                    [](const auto& t) { return t.key == "memberlist_defaults"; }));
+}
+
 TEST_CASE("tuning refuses bad options and short traces") {
   const auto arrivals = regular_with_gaps(150, {250});
   TuneOptions options;
