@@ -95,7 +95,7 @@ namespace tune_param {
 // The CLI requires a budget; the page opens at ten mistakes an hour.
 inline constexpr ParamSpec budget{.flag = "max-mistakes-per-hour",
                                   .key = "budget",
-                                  .label = "budget (mistakes/h)",
+                                  .label = "budget /h",
                                   .unit = "per hour",
                                   .help = "mistake budget a setting must meet on the trace",
                                   .def = 10,

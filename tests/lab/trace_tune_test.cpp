@@ -6,6 +6,7 @@
 #include <vigil/detect/phi_threshold.hpp>
 #include <vigil/lab/trace_tune.hpp>
 #include "support/gapped_trace.hpp"
+#include "support/param_spec_checks.hpp"
 
 using vigil::Millis;
 using namespace vigil::lab;
@@ -181,6 +182,15 @@ TEST_CASE("memberlist's default LAN timings on a trace: suspicions and deaths, c
   const auto report = tune_report(large, TuneOptions{});
   CHECK(std::any_of(report.tables.begin(), report.tables.end(),
                     [](const auto& t) { return t.key == "memberlist_defaults"; }));
+}
+
+TEST_CASE("the tuning inputs' table: well formed, and the options' defaults are its own") {
+  vigil::test::check_well_formed(tune_param::budget);
+  vigil::test::check_well_formed(tune_param::confidence);
+  CHECK(TuneOptions{}.confidence == tune_param::confidence.def);
+  TuneOptions options;
+  options.confidence = tune_param::confidence.view_max;
+  CHECK(options.validate().ok());  // the page's slider never offers what tuning refuses
 }
 
 TEST_CASE("tuning refuses bad options and short traces") {
