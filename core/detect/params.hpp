@@ -59,16 +59,17 @@ inline constexpr ParamSpec pause{.flag = "pause",
 inline constexpr std::array all{mean, std_dev, silence, pause};
 
 // The phi demo's two phi detectors, whose thresholds the reader drags on the plot of phi over
-// time (page only: the lab's detectors are fixed at 8 and 12).
+// time (page only: the lab's detectors are fixed at 8 and 12). The plot shows 0 to 16; tuning on
+// a trace may recommend more, which the plot's axis then stretches to.
 inline constexpr ParamSpec threshold_a{.flag = "threshold-a",
                                        .key = "threshold_a",
                                        .label = "threshold A",
                                        .help = "the first phi detector's threshold",
                                        .def = 8,
                                        .min = 0.5,
-                                       .max = 16,
+                                       .max = 1000,
                                        .view_min = 0.5,
-                                       .view_max = 16,
+                                       .view_max = 1000,
                                        .digits = 1};
 inline constexpr ParamSpec threshold_b{.flag = "threshold-b",
                                        .key = "threshold_b",
@@ -76,9 +77,9 @@ inline constexpr ParamSpec threshold_b{.flag = "threshold-b",
                                        .help = "the second phi detector's threshold",
                                        .def = 12,
                                        .min = 0.5,
-                                       .max = 16,
+                                       .max = 1000,
                                        .view_min = 0.5,
-                                       .view_max = 16,
+                                       .view_max = 1000,
                                        .digits = 1};
 }  // namespace phi_param
 

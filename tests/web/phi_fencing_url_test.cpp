@@ -40,7 +40,8 @@ TEST_CASE("phi page: the thresholds and the tuning budget travel; confidence in 
   CHECK(url_param(q, tune::budget) == 2);
   CHECK(url_param(q, tune::confidence) == doctest::Approx(0.99));
   CHECK(url_param(UrlParams::parse(""), tune::budget) == 10);
-  CHECK(url_param(UrlParams::parse("threshold_a=40"), phi::threshold_a) == 8);  // off the plot
+  CHECK(url_param(UrlParams::parse("threshold_a=236.9"), phi::threshold_a) == 236.9);
+  CHECK(url_param(UrlParams::parse("threshold_a=0.1"), phi::threshold_a) == 8);  // below any use
   UrlParams p;
   save_param(p, tune::confidence, 0.95);
   save_param(p, phi::threshold_a, 8);

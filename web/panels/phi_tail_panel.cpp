@@ -266,6 +266,13 @@ void PhiTailPanel::apply_link() {
   link_error_ = s ? "" : s.error().message;
 }
 
+// The end of the trace; after a cut, long enough past it for the slowest detector to notice.
+Millis PhiTailPanel::trace_end() const {
+  if (!trace_cut_) return trace_->duration();
+  return std::max(trace_->duration(),
+                  *trace_cut_ + Millis{std::llround(trace_->timeout_ms(2) * 1.5)});
+}
+
 double PhiTailPanel::cadence_ms() const {
   return trace_ ? trace_->interval_ms() : interval_ms_;
 }
@@ -333,9 +340,9 @@ void PhiTailPanel::advance(double real_ms) {
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
   Millis to = now_ + Millis{static_cast<std::int64_t>(whole)};
-  if (trace_ && to >= trace_->duration()) {
-    to = trace_->duration();
-    trace_playing_ = false;  // the end of the trace
+  if (trace_ && to >= trace_end()) {
+    to = trace_end();
+    trace_playing_ = false;
   }
   run_to(to);
 }
@@ -591,11 +598,14 @@ void PhiTailPanel::draw_trace_controls() {
     seek_trace(Millis{std::llround(static_cast<double>(at_s) * 1000.0)});
   ImGui::PopItemWidth();
   if (button(trace_playing_ ? "pause" : "play")) {
-    if (!trace_playing_ && now_ >= t.duration()) seek_trace(Millis{0});
+    if (!trace_playing_ && now_ >= trace_end()) seek_trace(Millis{0});
     trace_playing_ = !trace_playing_;
     carry_ms_ = 0;
   }
-  if (row_button("cut here (crash)") && !trace_cut_) trace_cut_ = now_;
+  if (row_button("cut here (crash)") && !trace_cut_) {
+    trace_cut_ = now_;
+    trace_playing_ = true;  // on, to the silence that follows
+  }
   if (row_button("close trace")) {
     close_trace();
     return;
@@ -753,15 +763,22 @@ void PhiTailPanel::draw_live_phi_plot(float height) {
     ts.push_back(s.t_s);
     for (std::size_t i = 0; i < kModels; ++i) phis[i].push_back(s.phi[i]);
   }
+  // Phi 16 is a silence of one in 10^16; a trace's tuning can ask for far more under the normal
+  // tail, whose phi grows with the square of the silence: the axis then reaches the threshold.
+  const double highest = std::max(16.0, std::max(thresholds_[0], thresholds_[1]));
+  const double top = highest > 16.0 ? 1.15 * highest : 16.0;
   if (plot::begin("live-phi", ImVec2(-1, height), {t_end - window, t_end, time_label()},
-                  {0, 16, trace_ ? "φ over time (your trace)" : "φ over time (live stream)"})) {
+                  {0, top, trace_ ? "φ over time (your trace)" : "φ over time (live stream)"})) {
     for (std::size_t i = 0; i < kModels; ++i)
       plot::line(kModelNames[i], ts, phis[i], model_color(i));
-    // The thresholds are the two phi detectors of the table: drag them to see the trade-off.
+    // The thresholds are the two phi detectors of the table: drag them to see the trade-off
+    // (not above the axis' own top, which would then grow under the finger).
     plot::drag_hline("threshold A (drag)", &thresholds_[0],
-                     plot::colors::with_alpha(plot::palette().red, 180), 0.5, 16);
+                     plot::colors::with_alpha(plot::palette().red, 180), phi_param::threshold_a.min,
+                     highest);
     plot::drag_hline("threshold B (drag)", &thresholds_[1],
-                     plot::colors::with_alpha(plot::palette().red, 240), 0.5, 16);
+                     plot::colors::with_alpha(plot::palette().red, 240), phi_param::threshold_b.min,
+                     highest);
     plot::end();
   }
 }

@@ -65,6 +65,7 @@ class PhiTailPanel : public Panel {
   const char* time_label() const;
   TraceDetectors trace_detectors() const;
 
+  Millis trace_end() const;
   void close_trace();
   void seek_trace(Millis t);
   void draw_trace_controls();
