@@ -230,7 +230,7 @@ void PhiTailPanel::seek_trace(Millis t) {
   const Millis from{std::max<std::int64_t>(0, t.count() - static_cast<std::int64_t>(window_ms))};
   simulate_to(from);
   constexpr int kSamples = 400;
-  for (int i = 1; i <= kSamples; ++i)
+  for (int i = 1; i <= kSamples && t > from; ++i)
     simulate_to(from + Millis{static_cast<std::int64_t>((t - from).count() * i / kSamples)});
 }
 
@@ -370,9 +370,8 @@ void PhiTailPanel::simulate_to(Millis t) {
   now_ = t;
   const auto crash = crash_at();
   const auto crashed_by = [&](Millis t) { return (crash && *crash <= t) ? crash : std::nullopt; };
-  static std::vector<Millis> arrived;  // reused: a fast trace delivers thousands a frame
-  take_arrivals(arrived);
-  for (const Millis at : arrived) {
+  take_arrivals(arrived_);
+  for (const Millis at : arrived_) {
     // A suspicion can begin and end between two frames: note when each detector began to
     // suspect during the silence this heartbeat ends, so that the counts do not depend on the
     // frame rate.

@@ -122,7 +122,8 @@ class PhiTailPanel : public Panel {
   std::string trace_error_;
   std::string trace_sender_;  // sender= from the URL, for the trace it names
   detect::TimeUnit trace_unit_ = detect::TimeUnit::automatic;
-  std::size_t trace_next_ = 0;  // the next arrival to deliver
+  std::size_t trace_next_ = 0;   // the next arrival to deliver
+  std::vector<Millis> arrived_;  // this step's arrivals, reused: at 1000x a frame brings thousands
   std::optional<Millis> trace_cut_;
   int trace_speed_ = 1;  // index into kTraceSpeeds
   bool trace_playing_ = true;
