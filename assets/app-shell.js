@@ -323,6 +323,7 @@
       document.body.classList.remove('loading');
       status.textContent = '';
       wake();
+      window.dispatchEvent(new Event('vigil:ready'));  // for assets/trace-input.js
     },
     onAbort: fail,
   };

@@ -17,6 +17,7 @@
 #include "app/layout_report.hpp"
 #include "app/pointer_queue.hpp"
 #include "app/screen.hpp"
+#include "app/trace_inbox.hpp"
 #include "app/ui_font.hpp"
 #include "app/ui_style.hpp"
 #include "app/url_params.hpp"
@@ -216,6 +217,18 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_share_json() {
 }
 
 // window.vigil.state() in the page reads this: the active demo's numbers as JSON.
+// The page hands over a heartbeat trace (assets/trace-input.js): room for its name and text,
+// then the delivery once both are written; ok = 0 carries the page's reason instead of a trace.
+extern "C" EMSCRIPTEN_KEEPALIVE char* vigil_trace_buffer(int name_bytes, int text_bytes) {
+  if (name_bytes < 0 || text_bytes < 0) return nullptr;
+  return vigil::web::trace_inbox().reserve(static_cast<std::size_t>(name_bytes),
+                                           static_cast<std::size_t>(text_bytes));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_trace_deliver(int ok, int from_url) {
+  vigil::web::trace_inbox().deliver(ok != 0, from_url != 0);
+}
+
 extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_state_json() {
   if (!g_runtime.app) return "{}";
   g_runtime.state_json = g_runtime.app->state().dump();

@@ -56,6 +56,20 @@ constexpr ParamSpec seed_spec(double def, std::string_view help = "PRNG seed (mu
           .integer = true};
 }
 
+// An independent loss probability in [0, 1), shown on the page in percent up to `view_max`.
+constexpr ParamSpec loss_spec(double def, double view_max, std::string_view help) {
+  return {.flag = "loss",
+          .label = "loss",
+          .help = help,
+          .def = def,
+          .min = 0,
+          .max = 1,
+          .max_open = true,
+          .view_min = 0,
+          .view_max = view_max,
+          .percent = true};
+}
+
 // The shortest text for a number that reads back as the same double ("1", "0.05", "10000000").
 std::string number_text(double x);
 

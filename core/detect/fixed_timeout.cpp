@@ -9,4 +9,8 @@ Result<FixedTimeout> FixedTimeout::create(Millis timeout, std::string name) {
   return FixedTimeout(timeout, std::move(name));
 }
 
+const std::string& FixedTimeout::name() const {
+  return name_;
+}
+
 }  // namespace vigil::detect

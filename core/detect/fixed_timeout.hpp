@@ -12,7 +12,9 @@ class FixedTimeout final : public Detector {
  public:
   static Result<FixedTimeout> create(Millis timeout, std::string name = {});
 
-  const std::string& name() const override { return name_; }
+  // Out of line, so that the vtable lives in the core library alone, with the type information
+  // lab::replay_trace's dynamic_cast reads, even in a program built without RTTI (the web app).
+  const std::string& name() const override;
   void heartbeat(Millis) override {}
   double suspicion_delay_ms() const override { return static_cast<double>(timeout_.count()); }
   Millis timeout() const { return timeout_; }

@@ -57,6 +57,27 @@ inline constexpr ParamSpec pause{.flag = "pause",
                                  .view_min = 0,
                                  .view_max = 3000};
 inline constexpr std::array all{mean, std_dev, silence, pause};
+
+// The phi demo's two phi detectors, whose thresholds the reader drags on the plot of phi over
+// time (page only: the lab's detectors are fixed at 8 and 12). The plot shows 0 to 16; tuning on
+// a trace may recommend more, which the plot's axis then stretches to.
+constexpr ParamSpec threshold_spec(std::string_view key, std::string_view flag,
+                                   std::string_view label, std::string_view help, double def) {
+  return {.flag = flag,
+          .key = key,
+          .label = label,
+          .help = help,
+          .def = def,
+          .min = 0.5,
+          .max = 1000,
+          .view_min = 0.5,
+          .view_max = 1000,
+          .digits = 1};
+}
+inline constexpr ParamSpec threshold_a = threshold_spec("threshold_a", "threshold-a", "threshold A",
+                                                        "the first phi detector's threshold", 8);
+inline constexpr ParamSpec threshold_b = threshold_spec("threshold_b", "threshold-b", "threshold B",
+                                                        "the second phi detector's threshold", 12);
 }  // namespace phi_param
 
 }  // namespace vigil::detect

@@ -19,4 +19,8 @@ Result<PhiThreshold> PhiThreshold::create(const PhiAccrualConfig& config, double
   return PhiThreshold(std::move(accrual).value(), threshold, std::move(name));
 }
 
+const std::string& PhiThreshold::name() const {
+  return name_;
+}
+
 }  // namespace vigil::detect

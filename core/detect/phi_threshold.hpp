@@ -15,7 +15,9 @@ class PhiThreshold final : public Detector {
   static Result<PhiThreshold> create(const PhiAccrualConfig& config, double threshold,
                                      std::string name = {});
 
-  const std::string& name() const override { return name_; }
+  // Out of line, so that the vtable lives in the core library alone, with the type information
+  // lab::replay_trace's dynamic_cast reads, even in a program built without RTTI (the web app).
+  const std::string& name() const override;
   void heartbeat(Millis now) override { accrual_.heartbeat(now); }
   double suspicion_delay_ms() const override { return accrual_.silence_to_reach(threshold_); }
 

@@ -33,16 +33,7 @@ inline constexpr ParamSpec fanout{.flag = "fanout",
                                   .view_max = 10,
                                   .integer = true};
 // A lost message is drawn per message: at 1 nothing would ever arrive, so 1 itself is refused.
-inline constexpr ParamSpec loss{.flag = "loss",
-                                .label = "loss",
-                                .help = "independent loss probability per message",
-                                .def = 0,
-                                .min = 0,
-                                .max = 1,
-                                .max_open = true,
-                                .view_min = 0,
-                                .view_max = 0.9,
-                                .percent = true};
+inline constexpr ParamSpec loss = loss_spec(0, 0.9, "independent loss probability per message");
 // Also below the member count (SpreadOptions::validate): the rumour starts at a live member.
 inline constexpr ParamSpec dead{
     .flag = "dead",
@@ -146,16 +137,8 @@ inline constexpr ParamSpec rounds{.flag = "rounds",
                                   .view_min = 10,
                                   .view_max = 100,
                                   .integer = true};
-inline constexpr ParamSpec loss{.flag = "loss",
-                                .label = "loss",
-                                .help = "independent loss probability per gossip message",
-                                .def = 0,
-                                .min = 0,
-                                .max = 1,
-                                .max_open = true,
-                                .view_min = 0,
-                                .view_max = 0.9,
-                                .percent = true};
+inline constexpr ParamSpec loss =
+    loss_spec(0, 0.9, "independent loss probability per gossip message");
 inline constexpr ParamSpec seed = seed_spec(1998);
 inline constexpr std::array all{nodes, fanout, t_fail, t_cleanup, trials, rounds, loss};
 }  // namespace membership_param

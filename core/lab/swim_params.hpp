@@ -44,16 +44,7 @@ inline constexpr ParamSpec periods{.flag = "periods",
                                    .view_max = 600,
                                    .integer = true};
 // Beyond 60% a probe and its indirect helpers mostly fail, and the page shows little but churn.
-inline constexpr ParamSpec loss{.flag = "loss",
-                                .label = "loss",
-                                .help = "independent loss probability per datagram",
-                                .def = 0,
-                                .min = 0,
-                                .max = 1,
-                                .max_open = true,
-                                .view_min = 0,
-                                .view_max = 0.6,
-                                .percent = true};
+inline constexpr ParamSpec loss = loss_spec(0, 0.6, "independent loss probability per datagram");
 // Also, with --kill, at most the cluster size (SwimRunOptions::validate).
 inline constexpr ParamSpec slow{.flag = "slow",
                                 .label = "slow members",
@@ -81,16 +72,7 @@ inline constexpr std::array all{nodes, kill, periods, loss, slow, slow_periods};
 // --- swim-probe: how often a probe of a live member fails under loss (SwimProbeOptions).
 namespace swim_probe_param {
 // The command line asks for it every time (the default is the model's).
-inline constexpr ParamSpec loss{.flag = "loss",
-                                .label = "loss",
-                                .help = "independent loss probability per message",
-                                .def = 0.05,
-                                .min = 0,
-                                .max = 1,
-                                .max_open = true,
-                                .view_min = 0,
-                                .view_max = 0.6,
-                                .percent = true};
+inline constexpr ParamSpec loss = loss_spec(0.05, 0.6, "independent loss probability per message");
 inline constexpr ParamSpec indirect{.flag = "indirect",
                                     .label = "indirect helpers",
                                     .help = "indirect helpers asked (IndirectChecks)",

@@ -139,6 +139,30 @@ MemberlistSettings memberlist_settings(std::span<const Millis> arrivals, double 
   return m;
 }
 
+// memberlist's DefaultLANConfig.
+constexpr double kLanProbeIntervalMs = 1000, kLanProbeTimeoutMs = 500;
+constexpr int kLanSuspicionMult = 4, kLanSuspicionMaxTimeoutMult = 6;
+
+std::vector<MemberlistDefaultRow> memberlist_defaults(std::span<const Millis> arrivals,
+                                                      const TuneOptions& options) {
+  const double suspect = kLanProbeIntervalMs + kLanProbeTimeoutMs;
+  const double timeout = kLanSuspicionMult *
+                         std::max(1.0, std::log10(static_cast<double>(options.nodes))) *
+                         kLanProbeIntervalMs;
+  std::vector<MemberlistDefaultRow> rows = {
+      {"suspect", suspect, {}},
+      {"dead (confirmed)", suspect + timeout, {}},
+      {"dead (unconfirmed)", suspect + kLanSuspicionMaxTimeoutMult * timeout, {}}};
+  std::vector<std::unique_ptr<detect::Detector>> detectors;
+  for (const auto& r : rows)
+    detectors.push_back(std::make_unique<detect::FixedTimeout>(
+        detect::FixedTimeout::create(Millis{std::llround(r.silence_ms)}, r.what).value()));
+  // tune_trace checked the trace and the options: the replay cannot fail.
+  auto replayed = replay_trace(arrivals, detectors, options.replay).value();
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].replay = std::move(replayed[i]);
+  return rows;
+}
+
 std::string fmt(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -147,9 +171,33 @@ std::string fmt(double v, int decimals) {
 
 }  // namespace
 
+std::optional<std::size_t> allowed_mistakes(double budget_per_hour, double hours,
+                                            double confidence) {
+  const double mean = budget_per_hour * hours;
+  if (confidence <= 0.0) return static_cast<std::size_t>(std::floor(mean + 1e-9));
+  // Walk the Poisson(mean) distribution up from 0 until its CDF passes 1 - confidence; the
+  // terms are computed in logs so that a mean of many thousands neither under- nor overflows.
+  const double tail = 1.0 - confidence;
+  double cdf = 0.0;
+  std::optional<std::size_t> allowed;
+  for (std::size_t k = 0;; ++k) {
+    const double kd = static_cast<double>(k);
+    cdf += mean > 0.0 ? std::exp(kd * std::log(mean) - mean - std::lgamma(kd + 1.0))
+                      : (k == 0 ? 1.0 : 0.0);
+    if (cdf > tail + 1e-12) return allowed;
+    allowed = k;
+  }
+}
+
+double hours_needed(double budget_per_hour, double confidence) {
+  if (!(budget_per_hour > 0.0)) return std::numeric_limits<double>::infinity();
+  return confidence <= 0.0 ? 0.0 : -std::log1p(-confidence) / budget_per_hour;
+}
+
 Status TuneOptions::validate() const {
   if (!std::isfinite(max_mistakes_per_hour) || max_mistakes_per_hour < 0.0)
     return Error{"--max-mistakes-per-hour must be a number >= 0"};
+  if (auto s = tune_param::confidence.check(confidence); !s) return s;
   if (nodes < 1 || nodes > 1'000'000) return Error{"--nodes must be between 1 and 1000000"};
   return replay.validate();
 }
@@ -166,7 +214,7 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
       static_cast<double>((arrivals.back() - arrivals[options.replay.warmup_heartbeats]).count()) /
       kMsPerHour;
   auto allowed_for = [&](double budget) {
-    return static_cast<std::size_t>(std::floor(budget * result.scored_hours + 1e-9));
+    return allowed_mistakes(budget, result.scored_hours, options.confidence);
   };
   result.allowed_mistakes = allowed_for(options.max_mistakes_per_hour);
 
@@ -189,7 +237,9 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
     std::vector<std::unique_ptr<detect::Detector>> batch;
     std::vector<std::optional<std::size_t>> batch_index;
     for (double budget : budgets) {
-      settings.push_back(initial_setting(family, scores, allowed_for(budget)));
+      const auto allowed = allowed_for(budget);
+      settings.push_back(allowed ? initial_setting(family, scores, *allowed)
+                                 : std::numeric_limits<double>::infinity());
       batch_index.emplace_back();
       if (std::isfinite(settings.back())) {
         batch_index.back() = batch.size();
@@ -200,7 +250,9 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
     if (!rows) return rows.error();
     std::vector<std::size_t> seen;
     for (std::size_t b = 0; b < budgets.size(); ++b) {
-      const std::size_t allowed = allowed_for(budgets[b]);
+      const auto allowed_at = allowed_for(budgets[b]);
+      if (!allowed_at) continue;  // too short a trace to show this budget
+      const std::size_t allowed = *allowed_at;
       std::optional<TunePoint> point;
       if (batch_index[b]) {
         const auto& row = (*rows)[*batch_index[b]];
@@ -222,6 +274,7 @@ Result<TuneResult> tune_trace(std::span<const Millis> arrivals, const TuneOption
   if (timeout.best)
     result.memberlist =
         memberlist_settings(arrivals, result.interval_ms, timeout.best->parameter, options.nodes);
+  result.memberlist_defaults = memberlist_defaults(arrivals, options);
   return result;
 }
 
@@ -260,10 +313,15 @@ Report tune_frontier_report(const TuneResult& result) {
 Report tune_report(const TuneResult& result, const TuneOptions& options) {
   Table best;
   best.key = "best";
+  const std::string sure = options.confidence > 0.0
+                               ? ", at " + fmt(100.0 * options.confidence, 1) + " % confidence"
+                               : "";
   best.title = "Most aggressive setting per family within " +
-               fmt(options.max_mistakes_per_hour, 2) + " mistakes/hour (" +
-               std::to_string(result.allowed_mistakes) + " mistake(s) over " +
-               fmt(result.scored_hours, 2) + " scored hours)";
+               fmt(options.max_mistakes_per_hour, 2) + " mistakes/hour" + sure + " (" +
+               (result.allowed_mistakes
+                    ? "at most " + std::to_string(*result.allowed_mistakes) + " mistake(s) over "
+                    : "no count is low enough over ") +
+               fmt(result.scored_hours, 3) + " scored hours)";
   best.columns = {{"family", "family", 0},
                   {"parameter", "parameter", 0},
                   {"setting", "setting", 3},
@@ -285,7 +343,9 @@ Report tune_report(const TuneResult& result, const TuneOptions& options) {
   report.facts = {{"interval_ms", result.interval_ms},
                   {"scored_hours", result.scored_hours},
                   {"heartbeats", static_cast<double>(result.heartbeats)},
-                  {"allowed_mistakes", static_cast<double>(result.allowed_mistakes)}};
+                  {"confidence", options.confidence}};
+  if (result.allowed_mistakes)
+    report.facts.push_back({"allowed_mistakes", static_cast<double>(*result.allowed_mistakes)});
   if (const auto& m = result.memberlist) {
     Table ml;
     ml.key = "memberlist";
@@ -302,6 +362,21 @@ Report tune_report(const TuneResult& result, const TuneOptions& options) {
                 std::string("SuspicionMult * max(1, log10 n) * ProbeInterval, ms")}};
     report.tables.push_back(std::move(ml));
   }
+  if (!result.memberlist_defaults.empty()) {
+    Table d;
+    d.key = "memberlist_defaults";
+    d.title =
+        "memberlist's default LAN timings on this trace (n = " + std::to_string(options.nodes) +
+        ")";
+    d.columns = {{"what", "what", 0},
+                 {"silence_ms", "after a silence of ms", 0},
+                 {"mistakes", "mistakes", 0},
+                 {"mistakes_per_hour", "mistakes/hour", 2}};
+    for (const auto& r : result.memberlist_defaults)
+      d.rows.push_back({r.what, r.silence_ms, static_cast<std::int64_t>(r.replay.mistakes),
+                        r.replay.mistakes_per_hour()});
+    report.tables.push_back(std::move(d));
+  }
   const std::string worst_before_dead =
       result.memberlist
           ? fmt(result.memberlist->probe_interval_ms + result.memberlist->probe_timeout_ms +
@@ -309,17 +384,30 @@ Report tune_report(const TuneResult& result, const TuneOptions& options) {
                 0)
           : "-";
   report.notes = {
-      "Settings are tuned on this trace alone: the sender was up throughout, so every suspicion is",
-      "a mistake. A short trace makes a noisy budget; record hours, including busy ones.",
-      "Detection is the silence after the last heartbeat before a seeded crash point until the",
-      "detector suspects for good. phi fits the last 100 gaps; the pause family adds three",
-      "intervals to the mean; thresholds below 1 are not considered.",
-      "memberlist: the trace is read as acks arriving once per probe interval, and every missing",
-      "ack as a suspicion (indirect probes that would rescue it are ignored). The suspicion",
-      "timeout alone covers the tolerated silence; a crash is then declared after about",
-      "ProbeInterval + ProbeTimeout + suspicion timeout = " + worst_before_dead +
-          " ms. Lifeguard starts the timeout at",
-      "SuspicionMaxTimeoutMult times that and shrinks it as other members confirm."};
+      "The sender was up throughout the trace, so every suspicion is a mistake. A setting passes",
+      "only if, at the confidence asked (--confidence; 0 takes the trace's count as the rate), the",
+      "Poisson upper bound of its mistake rate is within the budget: a trace needs at least",
+      "-ln(1 - confidence) / budget hours before any setting can pass. Record hours, busy ones "
+      "too."};
+  if (!result.allowed_mistakes)
+    report.notes.push_back("This trace is too short for the budget: " +
+                           fmt(result.scored_hours, 3) + " scored hours, " +
+                           fmt(hours_needed(options.max_mistakes_per_hour, options.confidence), 3) +
+                           " needed. Record longer, raise the budget or lower --confidence.");
+  report.notes.insert(
+      report.notes.end(),
+      {"Detection is the silence after the last heartbeat before a seeded crash point until the",
+       "detector suspects for good. phi fits the last 100 gaps; the pause family adds three",
+       "intervals to the mean; thresholds below 1 are not considered.",
+       "memberlist: the trace is read as acks arriving once per probe interval, and every missing",
+       "ack as a suspicion (indirect probes that would rescue it are ignored). The suspicion",
+       "timeout alone covers the tolerated silence; a crash is then declared after about",
+       "ProbeInterval + ProbeTimeout + suspicion timeout = " + worst_before_dead +
+           " ms. Lifeguard starts the timeout at",
+       "SuspicionMaxTimeoutMult times that and shrinks it as other members confirm. The defaults'",
+       "rows read the trace with memberlist's own LAN timings (1 s probes, 500 ms timeout,",
+       "SuspicionMult 4, SuspicionMaxTimeoutMult 6): a false \"dead\" there is a healthy member",
+       "declared dead if nobody refuted for it, confirmed by others or not."});
   return report;
 }
 

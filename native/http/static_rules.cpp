@@ -19,7 +19,7 @@ struct TypeEntry {
 };
 
 // The web app's own types, and the few a page commonly links to.
-constexpr std::array<TypeEntry, 20> kTypes = {{
+constexpr std::array<TypeEntry, 21> kTypes = {{
     {".html", "text/html; charset=utf-8", true},
     {".htm", "text/html; charset=utf-8", true},
     {".css", "text/css; charset=utf-8", true},
@@ -31,6 +31,7 @@ constexpr std::array<TypeEntry, 20> kTypes = {{
     {".wasm", "application/wasm", true},
     {".svg", "image/svg+xml", true},
     {".txt", "text/plain; charset=utf-8", true},
+    {".csv", "text/csv; charset=utf-8", true},  // heartbeat traces next to the explainer
     {".xml", "application/xml", true},
     {".map", "application/json", true},
     {".png", "image/png", false},

@@ -7,6 +7,7 @@
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
 #include "lab/lab_command.hpp"
+#include "lab/param_options.hpp"
 #include "lab/trace_commands.hpp"
 
 namespace vigil::native {
@@ -20,6 +21,10 @@ const std::vector<Args::Spec>& specs() {
       {"trace", true, "heartbeat trace: text, CSV or JSON arrival times", "required"},
       {"max-mistakes-per-hour", true, "mistake budget a setting must meet on the trace",
        "required"},
+      {"confidence", true,
+       "how sure a setting must be to stay within the budget beyond this trace (Poisson upper "
+       "bound; 0: the trace's own count)",
+       "0.95"},
       {"unit", true, "the trace's time unit: auto|s|ms|us", "auto"},
       {"sender", true, "the sender to tune for, when the trace has several", ""},
       {"nodes", true, "cluster size, for memberlist's log10(n) scaling", "10"},
@@ -37,8 +42,9 @@ void print_help() {
       "usage: vigil tune --trace FILE --max-mistakes-per-hour X [options]\n"
       "Replays a recorded heartbeat trace and finds, per detector family (fixed timeout; phi\n"
       "with normal, logistic and exponential tails; phi with a pause margin), the most\n"
-      "aggressive setting whose mistakes stay within the budget, the detection time it buys,\n"
-      "and the memberlist/Serf settings it implies.\n\noptions:\n%s",
+      "aggressive setting whose mistake rate stays within the budget (at --confidence, beyond\n"
+      "this trace), the detection time it buys, and the memberlist/Serf settings it implies.\n"
+      "\noptions:\n%s",
       Args::usage(specs()).c_str());
 }
 
@@ -74,6 +80,9 @@ int run_tune(const std::vector<std::string>& argv) {
 
   lab::TuneOptions options;
   options.max_mistakes_per_hour = *budget;
+  ParamReader read(args);
+  read(lab::tune_param::confidence, options.confidence);
+  if (!read.status()) return fail(read.status().error(), cli::kUsage);
   options.nodes = static_cast<int>(*nodes);
   options.replay.crash_points = static_cast<int>(*crashes);
   options.replay.warmup_heartbeats = static_cast<std::size_t>(*warmup);

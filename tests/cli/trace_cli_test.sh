@@ -58,17 +58,27 @@ run 2 lab detectors --phi-threshold 4 && expect_in "$err" "--phi-threshold needs
 # tune: the timeout family's exact choice on the known gaps, the frontier, memberlist terms.
 run 0 --help && expect_in "$out" "tune"
 run 0 tune --help && expect_in "$out" "--max-mistakes-per-hour" && expect_in "$out" "--csv"
-run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 && expect_in "$out" "SuspicionMult" &&
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 --confidence 0 && expect_in "$out" "SuspicionMult" &&
   expect_in "$out" "phi-exponential" && expect_in "$out" "ProbeInterval"
 # 199 scored gaps of ~1 s: a budget of 0 keeps the 5 s gap silent, 20/hour (one mistake) does not.
-run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 --format json &&
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 0 --confidence 0 --format json &&
   json_check "j.best.find(r => r.family === 'timeout').setting === 5000 && j.best.find(r => r.family === 'timeout').detection_mean_ms === 5000 && j.memberlist.find(r => r.setting === 'SuspicionMult').value === 5 && j.memberlist.find(r => r.setting === 'ProbeInterval').value === 1000"
-run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 20 --nodes 1000 --format json &&
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 20 --nodes 1000 --confidence 0 --format json &&
   json_check "j.best.find(r => r.family === 'timeout').setting === 2500 && j.best.find(r => r.family === 'timeout').mistakes === 1 && j.memberlist.find(r => r.setting === 'SuspicionMult').value === 1"
-run 0 tune --trace "$dir/one.txt" --max-mistakes-per-hour 0 --csv "$dir/frontier.csv" &&
+run 0 tune --trace "$dir/one.txt" --max-mistakes-per-hour 0 --confidence 0 --csv "$dir/frontier.csv" &&
   expect_in "$dir/frontier.csv" "family,budget_per_hour,setting,mistakes,mistakes_per_hour" &&
   expect_in "$dir/frontier.csv" "timeout,0.0,5000.000,0,0.00"
 run 0 tune --trace "$dir/two.csv" --sender node-c --max-mistakes-per-hour 1 --format csv && expect_in "$out" "family,parameter,setting"
+# At the default 95 % confidence, 0.057 scored hours cannot show 20 mistakes/hour (3 / 20 = 0.15 h
+# are needed even for a setting that never errs): no recommendation, and the note says why.
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 20 &&
+  expect_in "$out" "at 95.0 % confidence (no count is low enough over 0.057 scored hours)" &&
+  expect_in "$out" "This trace is too short for the budget: 0.057 scored hours, 0.150 needed."
+# 1000/hour over 0.057 h is a Poisson mean of 57: at 95 % about 44 mistakes pass, so the
+# timeout family reaches its floor and the JSON says how many were allowed.
+run 0 tune --trace "$dir/one.csv" --max-mistakes-per-hour 1000 --format json &&
+  json_check "j.confidence === 0.95 && j.allowed_mistakes >= 42 && j.allowed_mistakes <= 46 && j.best.find(r => r.family === 'timeout').mistakes <= j.allowed_mistakes"
+run 2 tune --trace "$dir/one.csv" --max-mistakes-per-hour 1 --confidence 1 && expect_in "$err" "--confidence must be in [0, 0.999], got 1"
 run 1 tune --trace "$dir/nothere.csv" --max-mistakes-per-hour 1 && expect_in "$err" "vigil tune: cannot read trace"
 run 2 tune --trace "$dir/bad.csv" --max-mistakes-per-hour 1 && expect_in "$err" "line 3: 'soon' is not a number"
 run 2 tune --trace "$dir/short.txt" --max-mistakes-per-hour 1 && expect_in "$err" "the trace has 2 heartbeats"

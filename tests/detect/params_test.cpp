@@ -22,6 +22,8 @@ std::vector<ParamSpec> every_spec() {
   std::vector<ParamSpec> all;
   for (const auto& p : phi_param::all) all.push_back(p);
   for (const auto& p : stream_param::all) all.push_back(p);
+  all.push_back(phi_param::threshold_a);
+  all.push_back(phi_param::threshold_b);
   return all;
 }
 

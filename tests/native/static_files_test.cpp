@@ -131,6 +131,7 @@ TEST_CASE("types by extension, and which of them vary with Accept-Encoding") {
   CHECK(native::mime_type("x.css") == "text/css; charset=utf-8");
   CHECK(native::mime_type("x.png") == "image/png");
   CHECK(native::mime_type("x.svg") == "image/svg+xml");
+  CHECK(native::mime_type("traces/lan.csv") == "text/csv; charset=utf-8");
   for (const char* unpublished : {"x", "x.sh", "x.wasm.br", "x.html.gz", ".wasm", "a.d/x"}) {
     CAPTURE(unpublished);
     CHECK_FALSE(native::mime_type(unpublished).has_value());

@@ -7,6 +7,7 @@
 
 #include <vigil/detect/params.hpp>
 #include <vigil/fencing/params.hpp>
+#include <vigil/lab/trace_tune.hpp>
 #include <vigil/sim/heartbeat_params.hpp>
 
 using vigil::web::save_param;
@@ -28,6 +29,23 @@ TEST_CASE("fencing page: its parameters read back under their URL keys") {
   save_param(p, param::old_writes, 3);
   save_param(p, param::token, 41);
   CHECK(p.query() == "token=41&writes=3");
+}
+
+TEST_CASE("phi page: the thresholds and the tuning budget travel; confidence in percent") {
+  namespace phi = vigil::detect::phi_param;
+  namespace tune = vigil::lab::tune_param;
+  const auto q = UrlParams::parse("threshold_a=5.5&threshold_b=14&budget=2&confidence=99");
+  CHECK(url_param(q, phi::threshold_a) == 5.5);
+  CHECK(url_param(q, phi::threshold_b) == 14);
+  CHECK(url_param(q, tune::budget) == 2);
+  CHECK(url_param(q, tune::confidence) == doctest::Approx(0.99));
+  CHECK(url_param(UrlParams::parse(""), tune::budget) == 10);
+  CHECK(url_param(UrlParams::parse("threshold_a=236.9"), phi::threshold_a) == 236.9);
+  CHECK(url_param(UrlParams::parse("threshold_a=0.1"), phi::threshold_a) == 8);  // below any use
+  UrlParams p;
+  save_param(p, tune::confidence, 0.95);
+  save_param(p, phi::threshold_a, 8);
+  CHECK(p.query() == "confidence=95&threshold_a=8");
 }
 
 TEST_CASE("phi page: its parameters read back; the loss travels as a percentage") {

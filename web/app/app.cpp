@@ -66,6 +66,7 @@ std::string App::query() {
 
 void App::frame(double real_ms) {
   ++frames_;
+  if (auto trace = trace_inbox().take()) deliver_trace(*trace);
   Panel& panel = active();  // built on first view: construction is not simulation time
   const auto t0 = std::chrono::steady_clock::now();
   panel.advance(real_ms);
@@ -103,6 +104,20 @@ void App::frame(double real_ms) {
     }
   }
   ImGui::End();
+}
+
+void App::deliver_trace(const TraceFile& trace) {
+  if (active().load_trace(trace)) return;
+  for (std::size_t i = 0; i < demos_.size(); ++i) {
+    if (i == active_) continue;
+    Demo& d = demos_[i];
+    if (!d.panel) d.panel = d.make(params_);
+    if (d.panel->load_trace(trace)) {
+      active_ = i;
+      select_tab_ = true;
+      return;
+    }
+  }
 }
 
 ShareTexts App::share() {

@@ -40,6 +40,8 @@ class App {
   };
 
   Panel& active();
+  // Gives a trace from the page to the demo that reads traces, showing that demo.
+  void deliver_trace(const TraceFile& trace);
   void draw_header();
   void draw_demo_buttons();
 

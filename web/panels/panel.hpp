@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/trace_inbox.hpp"
 #include "app/url_params.hpp"
 
 namespace vigil::web {
@@ -20,6 +21,9 @@ class Panel {
   // Writes the parameters a reader can change under the keys the constructor reads, so that
   // the demo rebuilt from the resulting URL comes back as the reader left it.
   virtual void save(UrlParams& params) const = 0;
+  // A heartbeat trace from the page (file picker, drop, trace= URL); false if this demo has no
+  // use for one, and the app then shows it in the demo that has.
+  virtual bool load_trace(const TraceFile&) { return false; }
 };
 
 }  // namespace vigil::web

@@ -1,5 +1,6 @@
 #include "panels/phi_tail_panel.hpp"
 
+#include <emscripten.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -9,9 +10,11 @@
 
 #include <vigil/detect/params.hpp>
 #include <vigil/detect/phi.hpp>
+#include <vigil/lab/trace_tune.hpp>
 #include <vigil/sim/heartbeat_params.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
+#include "panels/param_url.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
 #include "scenes/scene_strip.hpp"
@@ -41,6 +44,15 @@ ImU32 detector_color(std::size_t i) {
 }
 // A tab in the background gets no frames; on return, skip ahead rather than replay a burst.
 constexpr double kMaxStepMs = 100.0;
+// Trace time per wall-clock time: a day-long trace plays in minutes at the top speed.
+constexpr int kTraceSpeeds[] = {1, 10, 100, 1000};
+constexpr const char* kTraceSpeedNames[] = {"1x", "10x", "100x", "1000x"};
+namespace tune_param = lab::tune_param;
+
+// Opens the browser's file picker; assets/trace-input.js reads the file and hands it over.
+void pick_trace_file() {
+  emscripten_run_script("window.vigilTrace && window.vigilTrace.pick()");
+}
 
 double normal_pdf(double x, double mean, double sd) {
   const double z = (x - mean) / sd;
@@ -63,6 +75,19 @@ PhiTailPanel::PhiTailPanel(const UrlParams& params) {
   jitter_ms_ = url_param(params, stream_param::jitter);
   loss_ = url_param(params, stream_param::loss);
   seed_ = static_cast<std::uint32_t>(url_param(params, stream_param::seed));
+  thresholds_[0] = url_param(params, phi_param::threshold_a);
+  thresholds_[1] = url_param(params, phi_param::threshold_b);
+  budget_ = url_param(params, tune_param::budget);
+  confidence_ = url_param(params, tune_param::confidence);
+  // trace= itself is fetched by the page, which hands the file over like a dropped one.
+  trace_url_ = params.text("trace").value_or("");
+  trace_sender_ = params.text("sender").value_or("");
+  if (auto u = params.text("unit"))
+    if (auto parsed = detect::parse_time_unit(*u)) trace_unit_ = *parsed;
+  if (auto speed = params.text("speed"))
+    for (int i = 0; i < static_cast<int>(std::size(kTraceSpeeds)); ++i)
+      if (*speed == kTraceSpeedNames[i] || *speed == std::to_string(kTraceSpeeds[i]))
+        trace_speed_ = i;
   restart_live();
   if (params.text("scene").value_or("") == kPauseCrashScene) start_scene();
 }
@@ -126,6 +151,7 @@ void PhiTailPanel::note_silence_end(Millis arrived) {
 }
 
 bool PhiTailPanel::animating() const {
+  if (trace_) return trace_playing_;
   if (!scene_.active()) return true;  // the live stream never stops
   // Waiting for the reader: the page wakes the app when the demo comes into view.
   if (!scene_.started()) return screen::in_view();
@@ -145,6 +171,71 @@ void PhiTailPanel::save(UrlParams& p) const {
   save_param(p, stream_param::jitter, jitter_ms_);
   save_param(p, stream_param::loss, loss_);
   save_param(p, stream_param::seed, seed_);
+  save_param(p, phi_param::threshold_a, thresholds_[0]);
+  save_param(p, phi_param::threshold_b, thresholds_[1]);
+  save_param(p, tune_param::budget, budget_);
+  save_param(p, tune_param::confidence, confidence_);
+  // A trace from a file cannot travel in a link; one from a URL can.
+  if (!trace_url_.empty()) {
+    p.set("trace", trace_url_);
+    p.set("speed", kTraceSpeedNames[trace_speed_]);
+    if (trace_ && !trace_->sender().sender.empty()) p.set("sender", trace_->sender().sender);
+    if (trace_unit_ != detect::TimeUnit::automatic)
+      p.set("unit", std::string(detect::to_string(trace_unit_)));
+  } else {
+    p.erase("trace");
+    p.erase("sender");
+    p.erase("unit");
+    p.erase("speed");
+  }
+}
+
+bool PhiTailPanel::load_trace(const TraceFile& file) {
+  if (file.from_url && file.name != trace_url_) trace_sender_.clear();
+  if (!file.ok) {
+    trace_error_ = file.name + ": " + file.text;
+    return true;
+  }
+  auto loaded = PhiTrace::load(file.name, file.text, file.from_url ? trace_sender_ : "",
+                               file.from_url ? trace_unit_ : detect::TimeUnit::automatic);
+  if (!loaded) {
+    trace_error_ = file.name + ": " + loaded.error().message;
+    return true;
+  }
+  trace_error_.clear();
+  trace_url_ = file.from_url ? file.name : "";
+  if (!file.from_url) trace_unit_ = detect::TimeUnit::automatic;
+  scene_ = Scene{};  // a story told on the simulated stream has no place on a trace
+  trace_ = std::move(*loaded);
+  trace_playing_ = true;
+  seek_trace(Millis{0});
+  return true;
+}
+
+void PhiTailPanel::close_trace() {
+  trace_.reset();
+  trace_url_.clear();
+  trace_error_.clear();
+  restart_live();
+}
+
+// Replays the trace from its start to `t` with the detectors fed every arrival on the way, so
+// that the counts below the plots cover the whole of it, then fills the plots' window.
+void PhiTailPanel::seek_trace(Millis t) {
+  t = std::clamp(t, Millis{0}, trace_->duration());
+  reset_detectors();
+  trace_next_ = 0;
+  trace_cut_.reset();
+  const double window_ms = history_seconds() * 1000.0;
+  const Millis from{std::max<std::int64_t>(0, t.count() - static_cast<std::int64_t>(window_ms))};
+  simulate_to(from);
+  constexpr int kSamples = 400;
+  for (int i = 1; i <= kSamples && t > from; ++i)
+    simulate_to(from + Millis{static_cast<std::int64_t>((t - from).count() * i / kSamples)});
+}
+
+TraceDetectors PhiTailPanel::trace_detectors() const {
+  return {kModelOrder[model_], thresholds_[0], thresholds_[1]};
 }
 
 void PhiTailPanel::restart_live() {
@@ -153,14 +244,14 @@ void PhiTailPanel::restart_live() {
   c.delay = sim::DelayModel::normal(delay_ms_, jitter_ms_);
   c.loss = loss_;
   stream_ = sim::HeartbeatStream::create(c, Rng(seed_).fork(restarts_++)).value();
-  for (std::size_t i = 0; i < kModels; ++i) {
-    detect::PhiAccrualConfig dc;
-    dc.model = kModelOrder[i];
-    dc.window = 100;
-    dc.min_stddev_ms = std::max(1.0, interval_ms_ / 10.0);
-    dc.first_heartbeat_estimate_ms = interval_ms_;
-    detectors_[i] = detect::PhiAccrual::create(dc).value();
-  }
+  reset_detectors();
+}
+
+void PhiTailPanel::reset_detectors() {
+  // As the lab configures phi (lab::trace_phi_config), for the stream's or the trace's cadence.
+  for (std::size_t i = 0; i < kModels; ++i)
+    detectors_[i] =
+        detect::PhiAccrual::create(lab::trace_phi_config(cadence_ms(), kModelOrder[i])).value();
   now_ = Millis{0};
   carry_ms_ = 0;
   received_ = 0;
@@ -173,6 +264,51 @@ void PhiTailPanel::apply_link() {
   auto s = stream_->reconfigure(Millis{std::llround(interval_ms_)},
                                 sim::DelayModel::normal(delay_ms_, jitter_ms_), loss_);
   link_error_ = s ? "" : s.error().message;
+}
+
+// The end of the trace; after a cut, long enough past it for the slowest detector to notice.
+Millis PhiTailPanel::trace_end() const {
+  if (!trace_cut_) return trace_->duration();
+  return std::max(trace_->duration(),
+                  *trace_cut_ + Millis{std::llround(trace_->timeout_ms(2) * 1.5)});
+}
+
+double PhiTailPanel::cadence_ms() const {
+  return trace_ ? trace_->interval_ms() : interval_ms_;
+}
+
+double PhiTailPanel::timeout_ms(std::size_t i) const {
+  return trace_ ? trace_->timeout_ms(i) : kTimeouts[i];
+}
+
+// The plots show the last hundred heartbeats or ten seconds, whichever is longer.
+double PhiTailPanel::history_seconds() const {
+  return std::max(kHistorySeconds, trace_ ? 100.0 * trace_->interval_ms() / 1000.0 : 0.0);
+}
+
+const char* PhiTailPanel::time_label() const {
+  return trace_ ? "time in the trace (s)" : "simulated time (s)";
+}
+
+std::optional<Millis> PhiTailPanel::crash_at() const {
+  return trace_ ? trace_cut_ : stream_->config().crash_at;
+}
+
+bool PhiTailPanel::sender_crashed() const {
+  const auto at = crash_at();
+  return at && *at <= now_;
+}
+
+void PhiTailPanel::take_arrivals(std::vector<Millis>& out) {
+  out.clear();
+  if (!trace_) {
+    for (const auto& hb : stream_->advance(now_)) out.push_back(hb.arrived);
+    return;
+  }
+  const auto arrivals = trace_->arrivals();
+  while (trace_next_ < arrivals.size() && arrivals[trace_next_] <= now_ &&
+         !(trace_cut_ && arrivals[trace_next_] >= *trace_cut_))
+    out.push_back(arrivals[trace_next_++]);
 }
 
 std::optional<double> PhiTailPanel::live_silence_ms() const {
@@ -199,10 +335,16 @@ void PhiTailPanel::advance(double real_ms) {
     }
     if (!scene_playing_) return;
   }
-  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs);
+  if (trace_ && !trace_playing_) return;
+  carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * (trace_ ? kTraceSpeeds[trace_speed_] : 1);
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
-  run_to(now_ + Millis{static_cast<std::int64_t>(whole)});
+  Millis to = now_ + Millis{static_cast<std::int64_t>(whole)};
+  if (trace_ && to >= trace_end()) {
+    to = trace_end();
+    trace_playing_ = false;
+  }
+  run_to(to);
 }
 
 void PhiTailPanel::run_to(Millis t) {
@@ -226,9 +368,10 @@ void PhiTailPanel::step_scene() {
 
 void PhiTailPanel::simulate_to(Millis t) {
   now_ = t;
-  const auto& crash = stream_->config().crash_at;
+  const auto crash = crash_at();
   const auto crashed_by = [&](Millis t) { return (crash && *crash <= t) ? crash : std::nullopt; };
-  for (const auto& hb : stream_->advance(now_)) {
+  take_arrivals(arrived_);
+  for (const Millis at : arrived_) {
     // A suspicion can begin and end between two frames: note when each detector began to
     // suspect during the silence this heartbeat ends, so that the counts do not depend on the
     // frame rate.
@@ -237,18 +380,18 @@ void PhiTailPanel::simulate_to(Millis t) {
         const double delay = suspicion_delay_ms(i);
         if (!std::isfinite(delay)) continue;
         const Millis start = *last + Millis{static_cast<std::int64_t>(std::ceil(delay))};
-        if (start < hb.arrived && start > trackers_at_[i]) {
+        if (start < at && start > trackers_at_[i]) {
           trackers_[i].observe(start, true, crashed_by(start));
           trackers_at_[i] = start;
         }
       }
-    if (scene_.active()) note_silence_end(hb.arrived);
-    for (auto& d : detectors_) d->heartbeat(hb.arrived);
+    if (scene_.active()) note_silence_end(at);
+    for (auto& d : detectors_) d->heartbeat(at);
     ++received_;
     for (std::size_t i = 0; i < kDetectors; ++i) {
-      if (hb.arrived < trackers_at_[i]) continue;
-      trackers_[i].observe(hb.arrived, false, crashed_by(hb.arrived));  // heard from: trusted
-      trackers_at_[i] = hb.arrived;
+      if (at < trackers_at_[i]) continue;
+      trackers_[i].observe(at, false, crashed_by(at));  // heard from: trusted
+      trackers_at_[i] = at;
     }
   }
   Sample s{static_cast<double>(now_.count()) / 1000.0, {}, 0};
@@ -271,25 +414,27 @@ void PhiTailPanel::simulate_to(Millis t) {
     if (suspects) s.suspecting = static_cast<std::uint8_t>(s.suspecting | (1u << i));
   }
   history_.push_back(s);
-  while (!history_.empty() && history_.front().t_s < s.t_s - kHistorySeconds) history_.pop_front();
+  while (!history_.empty() && history_.front().t_s < s.t_s - history_seconds())
+    history_.pop_front();
   if (follow_live_) follow_live();
 }
 
 double PhiTailPanel::suspicion_delay_ms(std::size_t i) const {
   // Fixed timeouts suspect once the silence is over the timeout, phi once it reaches the threshold.
-  if (i < 3) return kTimeouts[i] + 1.0;
+  if (i < 3) return timeout_ms(i) + 1.0;
   return detectors_[static_cast<std::size_t>(model_)]->silence_to_reach(thresholds_[i - 3]);
 }
 
 bool PhiTailPanel::detector_suspects(std::size_t i) const {
   const auto silence = live_silence_ms();
   if (!silence) return false;
-  if (i < 3) return *silence > kTimeouts[i];
+  if (i < 3) return *silence > timeout_ms(i);
   // The phi rows follow the tail model picked above, so switching models changes who suspects.
   return detectors_[static_cast<std::size_t>(model_)]->phi(now_) >= thresholds_[i - 3];
 }
 
 std::string PhiTailPanel::detector_name(std::size_t i) const {
+  if (trace_) return trace_->detector_name(trace_detectors(), i);
   static const char* kFixed[] = {"timeout 300 ms", "timeout 1 s", "timeout 3 s"};
   if (i < 3) return kFixed[i];
   char buf[32];
@@ -331,6 +476,14 @@ void PhiTailPanel::draw() {
       {"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); },
       [&](float h) {
         const float gap = ImGui::GetStyle().ItemSpacing.y;
+        if (trace_) {
+          // The trace's own figures first: its frontier, then the playback.
+          draw_frontier_plot(h * 0.30f - gap);
+          draw_live_phi_plot(h * 0.26f - gap);
+          draw_timeline(h * 0.22f - gap);
+          draw_histogram_plot(h * 0.22f - gap);
+          return;
+        }
         draw_reference_plot(h * 0.27f - gap);
         draw_live_phi_plot(h * 0.29f - gap);
         draw_timeline(h * 0.22f - gap);
@@ -344,6 +497,8 @@ void PhiTailPanel::draw_controls() {
       "phi = -log10 P(a live sender stays silent this long). It measures how unusual "
       "the silence is, not the chance the sender is dead.");
   ImGui::Spacing();
+  // A trace's own figures come first; the live stream's controls have no use then.
+  if (trace_) draw_trace_controls();
   section("Reference distribution");
   ImGui::PushItemWidth(-label_width);
   ImGui::Combo("tail model", &model_, kModelNames, static_cast<int>(kModels));
@@ -378,6 +533,7 @@ void PhiTailPanel::draw_controls() {
   }
 
   ImGui::Spacing();
+  if (trace_) return;
   section("Live heartbeat stream");
   ImGui::PushItemWidth(-label_width);
   bool link = false;
@@ -393,9 +549,134 @@ void PhiTailPanel::draw_controls() {
   if (row_button("crash")) stream_->crash(now_);
   if (row_button("restart")) scene_.active() ? start_scene() : restart_live();
   ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
-              stream_->crashed_by(now_) ? " (sender crashed)" : "");
+              sender_crashed() ? " (sender crashed)" : "");
   if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
   draw_detector_table();
+  ImGui::Spacing();
+  section("Your own heartbeats");
+  ImGui::TextWrapped(
+      "Replay a recorded trace through these detectors and tune them to it: arrival times as "
+      "text, CSV or JSON (as vigil trace exports them). It stays in this page; nothing is "
+      "uploaded.");
+  if (button("open a trace file")) pick_trace_file();
+  hint("or drop one on the page");
+  if (!trace_error_.empty())
+    ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", trace_error_.c_str());
+}
+
+void PhiTailPanel::draw_trace_controls() {
+  const float label_width = ImGui::GetFontSize() * 8.5f;
+  section("Your trace");
+  const auto& t = *trace_;
+  ImGui::TextWrapped("%s", t.name().c_str());
+  ImGui::TextWrapped("%zu heartbeats over %.2f h, median gap %.0f ms", t.arrivals().size(),
+                     static_cast<double>(t.duration().count()) / 3.6e6, t.interval_ms());
+  const auto& sender = t.sender();
+  if (sender.duplicates || sender.out_of_order)
+    hint("%zu duplicates dropped, %zu out of order sorted", sender.duplicates, sender.out_of_order);
+  ImGui::PushItemWidth(-label_width);
+  if (t.parsed().senders.size() > 1) {
+    std::vector<const char*> names;
+    for (const auto& s : t.parsed().senders) names.push_back(s.sender.c_str());
+    int chosen = static_cast<int>(t.sender_index());
+    if (ImGui::Combo("sender", &chosen, names.data(), static_cast<int>(names.size()))) {
+      if (auto ok = trace_->choose_sender(static_cast<std::size_t>(chosen)); ok) {
+        trace_sender_ = names[static_cast<std::size_t>(chosen)];
+        trace_error_.clear();
+        seek_trace(Millis{0});
+      } else {
+        trace_error_ = ok.error().message;
+      }
+    }
+  }
+  ImGui::Combo("speed", &trace_speed_, kTraceSpeedNames,
+               static_cast<int>(std::size(kTraceSpeedNames)));
+  float at_s = static_cast<float>(static_cast<double>(now_.count()) / 1000.0);
+  const float end_s = static_cast<float>(static_cast<double>(t.duration().count()) / 1000.0);
+  if (ImGui::SliderFloat("position (s)", &at_s, 0.0f, end_s, "%.0f"))
+    seek_trace(Millis{std::llround(static_cast<double>(at_s) * 1000.0)});
+  ImGui::PopItemWidth();
+  if (button(trace_playing_ ? "pause" : "play")) {
+    if (!trace_playing_ && now_ >= trace_end()) seek_trace(Millis{0});
+    trace_playing_ = !trace_playing_;
+    carry_ms_ = 0;
+  }
+  if (row_button("cut here (crash)") && !trace_cut_) {
+    trace_cut_ = now_;
+    trace_playing_ = true;  // on, to the silence that follows
+  }
+  if (row_button("close trace")) {
+    close_trace();
+    return;
+  }
+  if (auto s = live_silence_ms())
+    ImGui::Text("silent for %.0f ms%s", *s, trace_cut_ ? " (trace cut)" : "");
+  draw_detector_table();
+  draw_trace_table();
+  if (!trace_error_.empty())
+    ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", trace_error_.c_str());
+}
+
+// The five detectors over the whole trace, as `vigil lab detectors --trace` reports them.
+void PhiTailPanel::draw_trace_table() {
+  ImGui::Spacing();
+  section("On the whole trace");
+  const auto& rows = trace_->replay(trace_detectors());
+  if (ImGui::BeginTable("whole-trace", 4,
+                        ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("detector");
+    ImGui::TableSetupColumn("wrong/h");
+    ImGui::TableSetupColumn("wrong ms");
+    ImGui::TableSetupColumn("detects");
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s",
+                         detector_name(i).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", rows[i].mistakes_per_hour());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f", rows[i].mean_mistake_ms());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f ms", rows[i].detection_mean_ms);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  section("Tune it");
+  const float label_width = ImGui::GetFontSize() * 8.5f;
+  ImGui::PushItemWidth(-label_width);
+  // Tuning replays every family: only when a slider is let go, not on every step of a drag.
+  double budget = budget_, confidence = confidence_;
+  param_slider(tune_param::budget, &budget);
+  if (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive()) budget_ = budget;
+  param_slider(tune_param::confidence, &confidence);
+  if (ImGui::IsItemDeactivatedAfterEdit() || !ImGui::IsItemActive()) confidence_ = confidence;
+  ImGui::PopItemWidth();
+  const auto& tuned = trace_->tune(budget_, confidence_);
+  const auto family = PhiTrace::family_of(kModelOrder[model_]);
+  const lab::TuneFamily* f = nullptr;
+  for (const auto& candidate : tuned.families)
+    if (candidate.family == family) f = &candidate;
+  if (!f) {
+    hint("tuning covers the normal, logistic and exponential tails");
+  } else if (!f->best) {
+    ImGui::TextWrapped(
+        "No threshold is proven within %.1f mistakes/h: the trace is %.2f h long and needs %.2f h "
+        "at this confidence.",
+        budget_, tuned.scored_hours, lab::hours_needed(budget_, confidence_));
+  } else {
+    const auto& best = *f->best;
+    ImGui::TextWrapped(
+        "Recommended: phi(%s) > %.2f, detecting a crash in %.0f ms on average (%.1f "
+        "mistakes/h on this trace).",
+        kModelNames[model_], best.parameter, best.replay.detection_mean_ms,
+        best.replay.mistakes_per_hour());
+    if (button("use it for threshold A"))
+      thresholds_[0] =
+          std::clamp(best.parameter, phi_param::threshold_a.min, phi_param::threshold_a.max);
+  }
 }
 
 void PhiTailPanel::draw_reference_plot(float height) {
@@ -473,32 +754,38 @@ void PhiTailPanel::draw_reference_plot(float height) {
 }
 
 void PhiTailPanel::draw_live_phi_plot(float height) {
-  const double t_end =
-      history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
+  const double window = history_seconds();
+  const double t_end = history_.empty() ? window : std::max(window, history_.back().t_s);
   std::vector<double> ts;
   std::array<std::vector<double>, kModels> phis;
   for (const auto& s : history_) {
     ts.push_back(s.t_s);
     for (std::size_t i = 0; i < kModels; ++i) phis[i].push_back(s.phi[i]);
   }
-  if (plot::begin("live-phi", ImVec2(-1, height),
-                  {t_end - kHistorySeconds, t_end, "simulated time (s)"},
-                  {0, 16, "φ over time (live stream)"})) {
+  // Phi 16 is a silence of one in 10^16; a trace's tuning can ask for far more under the normal
+  // tail, whose phi grows with the square of the silence: the axis then reaches the threshold.
+  const double highest = std::max(16.0, std::max(thresholds_[0], thresholds_[1]));
+  const double top = highest > 16.0 ? 1.15 * highest : 16.0;
+  if (plot::begin("live-phi", ImVec2(-1, height), {t_end - window, t_end, time_label()},
+                  {0, top, trace_ ? "φ over time (your trace)" : "φ over time (live stream)"})) {
     for (std::size_t i = 0; i < kModels; ++i)
       plot::line(kModelNames[i], ts, phis[i], model_color(i));
-    // The thresholds are the two phi detectors of the table: drag them to see the trade-off.
+    // The thresholds are the two phi detectors of the table: drag them to see the trade-off
+    // (not above the axis' own top, which would then grow under the finger).
     plot::drag_hline("threshold A (drag)", &thresholds_[0],
-                     plot::colors::with_alpha(plot::palette().red, 180), 0.5, 16);
+                     plot::colors::with_alpha(plot::palette().red, 180), phi_param::threshold_a.min,
+                     highest);
     plot::drag_hline("threshold B (drag)", &thresholds_[1],
-                     plot::colors::with_alpha(plot::palette().red, 240), 0.5, 16);
+                     plot::colors::with_alpha(plot::palette().red, 240), phi_param::threshold_b.min,
+                     highest);
     plot::end();
   }
 }
 
 void PhiTailPanel::draw_timeline(float height) {
-  const double t_end =
-      history_.empty() ? kHistorySeconds : std::max(kHistorySeconds, history_.back().t_s);
-  const double t_start = t_end - kHistorySeconds;
+  const double window = history_seconds();
+  const double t_end = history_.empty() ? window : std::max(window, history_.back().t_s);
+  const double t_start = t_end - window;
   plot::Options options;
   options.zoom = false;
   std::array<std::string, kDetectors> names;
@@ -510,8 +797,7 @@ void PhiTailPanel::draw_timeline(float height) {
   plot::Axis y{0, static_cast<double>(kDetectors), "who suspects when (same time axis)"};
   y.index_ticks = true;
   y.tick_names = name_ptrs.data();
-  if (!plot::begin("timeline", ImVec2(-1, height), {t_start, t_end, "simulated time (s)"}, y,
-                   options))
+  if (!plot::begin("timeline", ImVec2(-1, height), {t_start, t_end, time_label()}, y, options))
     return;
   for (std::size_t d = 0; d < kDetectors; ++d) {
     const double row_top = static_cast<double>(kDetectors - d) - 0.1, row_bottom = row_top - 0.8;
@@ -550,7 +836,7 @@ void PhiTailPanel::draw_detector_table() {
     if (auto d = trackers_[i].detection_ms())
       ImGui::Text("%.0f ms", *d);
     else
-      hint(stream_->crashed_by(now_) ? "waiting" : "-");
+      hint(sender_crashed() ? "waiting" : "-");
   }
   ImGui::EndTable();
 }
@@ -558,7 +844,7 @@ void PhiTailPanel::draw_detector_table() {
 void PhiTailPanel::draw_histogram_plot(float height) {
   const auto& d = *detectors_[0];
   const auto gaps = d.window().unordered();
-  double longest = interval_ms_ * 2;
+  double longest = cadence_ms() * 2;
   for (double g : gaps) longest = std::max(longest, g);
   const double x_max = longest * 1.1;
   const double bin = plot::nice_step(x_max, 40);
@@ -590,6 +876,96 @@ void PhiTailPanel::draw_histogram_plot(float height) {
     if (auto s = live_silence_ms()) plot::vline("now silent", *s, plot::palette().yellow);
     plot::end();
   }
+}
+
+namespace {
+ImU32 family_color(std::string_view family) {
+  if (family == "phi-normal") return plot::palette().blue;
+  if (family == "phi-logistic") return plot::palette().purple;
+  if (family == "phi-exponential") return plot::palette().orange;
+  if (family == "phi-normal-pause") return plot::palette().green;
+  return plot::palette().grey;  // the fixed timeout
+}
+}  // namespace
+
+// vigil tune's frontier on the trace: per detector family, the mean detection time each mistake
+// budget buys; with the budget asked and where threshold A stands on this trace.
+void PhiTailPanel::draw_frontier_plot(float height) {
+  const auto& tuned = trace_->tune(budget_, confidence_);
+  const auto& a = trace_->replay(trace_detectors())[3];
+  // Rates span decades; a rate of zero, which a log axis cannot show, sits on its left edge.
+  constexpr double kMinRate = 0.05;
+  double x_max = std::max({2.0 * budget_, 2.0 * a.mistakes_per_hour(), 10.0});
+  double y_max = std::isfinite(a.detection_mean_ms) ? a.detection_mean_ms : 0.0;
+  for (const auto& f : tuned.families)
+    for (const auto& p : f.frontier) {
+      x_max = std::max(x_max, 1.5 * p.replay.mistakes_per_hour());
+      y_max = std::max(y_max, p.replay.detection_mean_ms);
+    }
+  if (!(y_max > 0)) y_max = trace_->interval_ms();
+  plot::Axis x{kMinRate, x_max, "mistakes per hour on the trace (log)", true};
+  if (!plot::begin("frontier", ImVec2(-1, height), x,
+                   {0, y_max * 1.15, "mean detection (ms), best per budget"}))
+    return;
+  for (const auto& f : tuned.families) {
+    std::vector<double> xs, ys;
+    for (const auto& p : f.frontier) {
+      xs.push_back(std::max(kMinRate, p.replay.mistakes_per_hour()));
+      ys.push_back(p.replay.detection_mean_ms);
+    }
+    plot::line(f.family.c_str(), xs, ys, family_color(f.family));
+    plot::markers("", xs, ys, family_color(f.family), 3.0f);
+  }
+  plot::vline("budget", std::max(kMinRate, budget_),
+              plot::colors::with_alpha(plot::palette().red, 200));
+  const double ax[] = {std::max(kMinRate, a.mistakes_per_hour())};
+  const double ay[] = {a.detection_mean_ms};
+  plot::markers("threshold A", ax, ay, plot::palette().yellow, 6.0f);
+  plot::end();
+}
+
+nlohmann::json PhiTailPanel::trace_json() const {
+  auto& t = *trace_;
+  nlohmann::json detectors = nlohmann::json::array();
+  for (const auto& r : t.replay(trace_detectors()))
+    detectors.push_back({{"name", r.detector},
+                         {"mistakes", r.mistakes},
+                         {"mistakes_per_hour", r.mistakes_per_hour()},
+                         {"mean_mistake_ms", r.mean_mistake_ms()},
+                         {"detection_mean_ms", r.detection_mean_ms}});
+  const auto& tuned = t.tune(budget_, confidence_);
+  nlohmann::json frontier = nlohmann::json::object();
+  nlohmann::json recommended;
+  for (const auto& f : tuned.families) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : f.frontier)
+      points.push_back({{"setting", p.parameter},
+                        {"mistakes_per_hour", p.replay.mistakes_per_hour()},
+                        {"detection_mean_ms", p.replay.detection_mean_ms}});
+    frontier[f.family] = points;
+    if (f.family == PhiTrace::family_of(kModelOrder[model_]) && f.best)
+      recommended = {{"threshold", f.best->parameter},
+                     {"mistakes_per_hour", f.best->replay.mistakes_per_hour()},
+                     {"detection_mean_ms", f.best->replay.detection_mean_ms}};
+  }
+  return {{"name", t.name()},
+          {"url", trace_url_},
+          {"sender", t.sender().sender},
+          {"senders", t.parsed().senders.size()},
+          {"heartbeats", t.arrivals().size()},
+          {"interval_ms", t.interval_ms()},
+          {"duration_ms", t.duration().count()},
+          {"position_ms", now_.count()},
+          {"playing", trace_playing_},
+          {"speed", kTraceSpeeds[trace_speed_]},
+          {"cut_ms", trace_cut_ ? nlohmann::json(trace_cut_->count()) : nlohmann::json()},
+          {"detectors", detectors},
+          {"budget", budget_},
+          {"confidence", confidence_},
+          {"allowed_mistakes",
+           tuned.allowed_mistakes ? nlohmann::json(*tuned.allowed_mistakes) : nlohmann::json()},
+          {"recommended", recommended},
+          {"frontier", frontier}};
 }
 
 nlohmann::json PhiTailPanel::detectors_json() const {
@@ -627,13 +1003,15 @@ nlohmann::json PhiTailPanel::state() const {
       {"pause", pause_ms_},
       {"model", kModelNames[model_]},
       {"follow", follow_live_},
+      {"trace", trace_ ? trace_json() : nlohmann::json()},
+      {"trace_error", trace_error_},
       {"live",
        {{"sim_ms", now_.count()},
         {"received", received_},
         {"silence_ms", live_silence_ms().value_or(0.0)},
         {"mean", detectors_[0]->mean_ms()},
         {"std", detectors_[0]->effective_stddev_ms()},
-        {"crashed", stream_->crashed_by(now_)},
+        {"crashed", sender_crashed()},
         {"phi", live_phi},
         {"thresholds", {thresholds_[0], thresholds_[1]}},
         {"detectors", detectors_json()}}},

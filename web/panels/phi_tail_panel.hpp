@@ -11,6 +11,7 @@
 #include <vigil/sim/heartbeat_stream.hpp>
 #include "app/url_params.hpp"
 #include "panels/panel.hpp"
+#include "panels/phi_trace.hpp"
 #include "scenes/phi_scene.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_strip.hpp"
@@ -30,6 +31,8 @@ class PhiTailPanel : public Panel {
   nlohmann::json state() const override;
   bool animating() const override;
   void save(UrlParams& params) const override;
+  // The reader's own trace replaces the simulated stream (file picker, drop or trace=URL).
+  bool load_trace(const TraceFile& file) override;
 
  private:
   static constexpr std::size_t kModels = 4;  // normal, logistic, exponential, empirical
@@ -51,6 +54,24 @@ class PhiTailPanel : public Panel {
   nlohmann::json detectors_json() const;
 
   void restart_live();
+  void reset_detectors();  // for the stream's or the trace's cadence
+  // Where heartbeats come from: the simulated stream, or the reader's trace played back.
+  void take_arrivals(std::vector<Millis>& out);
+  std::optional<Millis> crash_at() const;  // the stream's crash, or where the trace was cut
+  bool sender_crashed() const;
+  double cadence_ms() const;
+  double timeout_ms(std::size_t i) const;
+  double history_seconds() const;
+  const char* time_label() const;
+  TraceDetectors trace_detectors() const;
+
+  Millis trace_end() const;
+  void close_trace();
+  void seek_trace(Millis t);
+  void draw_trace_controls();
+  void draw_trace_table();
+  void draw_frontier_plot(float height);
+  nlohmann::json trace_json() const;
   // Runs the stream to `t`, with the scene's beats at their exact times on the way.
   void run_to(Millis t);
   void simulate_to(Millis t);
@@ -94,6 +115,19 @@ class PhiTailPanel : public Panel {
   std::array<detect::SuspicionTracker, kDetectors> trackers_;
   std::array<Millis, kDetectors> trackers_at_{};  // each tracker's latest observation
   std::string link_error_;
+
+  // A reader's trace, played back on the same time axis at a chosen speed.
+  mutable std::optional<PhiTrace> trace_;  // mutable: its figures are computed on demand
+  std::string trace_url_;  // when it came from trace=URL, which then stays in the page's URL
+  std::string trace_error_;
+  std::string trace_sender_;  // sender= from the URL, for the trace it names
+  detect::TimeUnit trace_unit_ = detect::TimeUnit::automatic;
+  std::size_t trace_next_ = 0;   // the next arrival to deliver
+  std::vector<Millis> arrived_;  // this step's arrivals, reused: at 1000x a frame brings thousands
+  std::optional<Millis> trace_cut_;
+  int trace_speed_ = 1;  // index into kTraceSpeeds
+  bool trace_playing_ = true;
+  double budget_ = 0, confidence_ = 0;  // tuning, from lab::tune_param
 
   Scene scene_;
   bool scene_playing_ = true;

@@ -403,6 +403,20 @@ void line(const char* label, std::span<const double> xs, std::span<const double>
                         {ys.begin(), ys.begin() + static_cast<long>(n)}});
 }
 
+void markers(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color,
+             float radius) {
+  const std::size_t n = std::min(xs.size(), ys.size());
+  if (!(label && *label) || visible(label))
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::isfinite(xs[i]) && std::isfinite(ys[i]))
+        g.draw->AddCircleFilled(to_screen(xs[i], ys[i]), radius, color);
+  if (label && *label)
+    g.series.push_back({label,
+                        color,
+                        {xs.begin(), xs.begin() + static_cast<long>(n)},
+                        {ys.begin(), ys.begin() + static_cast<long>(n)}});
+}
+
 void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to,
                  ImU32 color) {
   const std::size_t n = std::min(xs.size(), ys.size());

@@ -51,6 +51,10 @@ void end();
 void line(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color,
           float thickness = 2.0f);
 
+// A dot of `radius` pixels at each (xs[i], ys[i]), with a legend entry like a line's.
+void markers(const char* label, std::span<const double> xs, std::span<const double> ys, ImU32 color,
+             float radius = 4.0f);
+
 // Fills between the curve and the bottom of the plot for x in [from, to], in trapezoids (each
 // convex, since ImGui 1.86 fills only convex polygons).
 void shade_under(std::span<const double> xs, std::span<const double> ys, double from, double to,
