@@ -13,7 +13,12 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-// key -> arguments after `vigil lab` (--format json is added).
+// The heartbeat trace the explainer tunes on: two real agents, recorded by
+// scripts/capture_trace.mjs (its first lines say how) and served next to the page.
+export const trace = 'assets/traces/lan-loss10-pauses.csv';
+
+// key -> arguments after `vigil lab`, or {command} for another vigil command (--format json is
+// added; a path under assets/ is read from this repository).
 export const experiments = {
   phi_example: ['phi', '--mean', '1000', '--std', '50', '--silence', '1200'],
   phi_example_exponential: ['phi', '--mean', '1000', '--std', '50', '--silence', '1200', '--model', 'exponential'],
@@ -41,7 +46,12 @@ export const experiments = {
   fleet_full_jitter: ['retry', 'fleet', '--strategy', 'full-jitter'],
   server_none: ['retry', 'server', '--mitigation', 'none'],
   server_all: ['retry', 'server', '--mitigation', 'all'],
+  trace_detectors: ['detectors', '--trace', trace],
+  trace_tune: { command: ['tune', '--trace', trace, '--max-mistakes-per-hour', '10', '--nodes', '5'] },
 };
+
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const argv = (spec) => (Array.isArray(spec) ? ['lab', ...spec] : spec.command);
 
 async function main() {
   const [vigil, out] = process.argv.slice(2);
@@ -56,14 +66,17 @@ async function main() {
   const queue = [...keys];
   const worker = async () => {
     for (let key = queue.shift(); key; key = queue.shift()) {
-      const args = [...experiments[key], '--format', 'json'];
+      const shown = argv(experiments[key]);
+      const args = [...shown.map((a) => (a.startsWith('assets/') ? path.join(repo, a) : a)), '--format', 'json'];
       let stdout;
       try {
-        ({ stdout } = await run(vigil, ['lab', ...args], { maxBuffer: 64 << 20 }));
+        ({ stdout } = await run(vigil, args, { maxBuffer: 64 << 20 }));
       } catch (e) {
-        throw new Error(`vigil lab ${args.join(' ')} failed: ${e.stderr || e.message}`);
+        throw new Error(`vigil ${args.join(' ')} failed: ${e.stderr || e.message}`);
       }
-      results[key] = { command: `vigil lab ${experiments[key].join(' ')}`, result: JSON.parse(stdout) };
+      // As a reader would type it next to the page: the trace is served from traces/.
+      const command = `vigil ${shown.map((a) => a.replace(/^assets\//, '')).join(' ')}`;
+      results[key] = { command, result: JSON.parse(stdout) };
       ++done;
       process.stderr.write(`explainer data: ${done}/${keys.length} ${key}\n`);
     }

@@ -9,7 +9,7 @@ import { layoutProblems, named } from './layout_checks.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const demos = [
-  ['phi', ''], ['gossip', '&n=1000&autoplay=1&rate=3'], ['gossip', '&view=membership&n=100'],
+  ['phi', ''], ['phi', '&trace=traces/lan-loss10-pauses.csv&speed=100x'], ['gossip', '&n=1000&autoplay=1&rate=3'], ['gossip', '&view=membership&n=100'],
   ['swim', '&n=12&kill=5&speed=3'], ['retry', '&view=hysteresis'], ['retry', '&view=chain'],
   ['retry', '&view=fleet&autoplay=1'], ['retry', '&view=server&autoplay=1'], ['fencing', '&autoplay=1'],
   ['live', ''],
@@ -32,6 +32,8 @@ try {
       // Embedded, as a documentation page shows it: the frame is the width under test.
       await page.goto(`${server.url}index.html?demo=${demo}&embed=1${extra}`);
       await waitForFrames(page, 3, 60000);  // a demo at rest draws three frames and sleeps
+      if (extra.includes('trace='))  // fetched by the page, then replayed: its own view
+        await page.waitForFunction(() => window.vigil.state().trace !== null, null, { timeout: 30000 });
       // Let plots settle (the legend's rows are measured in one frame and used in the next).
       await drawFrames(page, 3);
       let s = await page.evaluate(() => window.vigil.state());
@@ -45,7 +47,7 @@ try {
         s = await page.evaluate(() => window.vigil.state());
         check(below(s) > 0, `${demo} at ${width} px: one click opens them (${below(s)} controls)`);
       }
-      const what = `${demo}${extra.replace(/&(autoplay|rate|speed|kill|n)=[^&]*/g, '')} at ${width} px`;
+      const what = `${demo}${extra.replace(/&(autoplay|rate|speed|kill|n)=[^&]*/g, '').replace(/&trace=[^&]*/, ' (a trace)')} at ${width} px`;
       check(s.layout.narrow === phone, `${what}: laid out in ${phone ? 'one column' : 'two columns'}`);
       const found = layoutProblems(s.layout, phone);
       check(found.length === 0, `${what}: ${s.layout.items.filter(named).length} controls and ` +

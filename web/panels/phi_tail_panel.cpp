@@ -624,10 +624,11 @@ void PhiTailPanel::draw_trace_table() {
   const auto& rows = trace_->replay(trace_detectors());
   if (ImGui::BeginTable("whole-trace", 4,
                         ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    ImGui::TableSetupColumn("detector");
-    ImGui::TableSetupColumn("wrong/h");
-    ImGui::TableSetupColumn("wrong ms");
-    ImGui::TableSetupColumn("detects");
+    // The names are long ("phi(exponential) > 12.0"); the numbers short.
+    ImGui::TableSetupColumn("detector", ImGuiTableColumnFlags_WidthStretch, 1.7f);
+    ImGui::TableSetupColumn("wrong/h", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("wrong ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("detects", ImGuiTableColumnFlags_WidthStretch, 1.1f);
     ImGui::TableHeadersRow();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       ImGui::TableNextRow();
@@ -896,13 +897,16 @@ void PhiTailPanel::draw_frontier_plot(float height) {
   // Rates span decades; a rate of zero, which a log axis cannot show, sits on its left edge.
   constexpr double kMinRate = 0.05;
   double x_max = std::max({2.0 * budget_, 2.0 * a.mistakes_per_hour(), 10.0});
-  double y_max = std::isfinite(a.detection_mean_ms) ? a.detection_mean_ms : 0.0;
+  double y_max = 0.0;
   for (const auto& f : tuned.families)
     for (const auto& p : f.frontier) {
       x_max = std::max(x_max, 1.5 * p.replay.mistakes_per_hour());
       y_max = std::max(y_max, p.replay.detection_mean_ms);
     }
   if (!(y_max > 0)) y_max = trace_->interval_ms();
+  // Threshold A far behind the frontier would flatten it: its point then rides the top edge.
+  if (std::isfinite(a.detection_mean_ms))
+    y_max = std::max(y_max, std::min(a.detection_mean_ms, 2 * y_max));
   plot::Axis x{kMinRate, x_max, "mistakes per hour on the trace (log)", true};
   if (!plot::begin("frontier", ImVec2(-1, height), x,
                    {0, y_max * 1.15, "mean detection (ms), best per budget"}))
@@ -919,7 +923,7 @@ void PhiTailPanel::draw_frontier_plot(float height) {
   plot::vline("budget", std::max(kMinRate, budget_),
               plot::colors::with_alpha(plot::palette().red, 200));
   const double ax[] = {std::max(kMinRate, a.mistakes_per_hour())};
-  const double ay[] = {a.detection_mean_ms};
+  const double ay[] = {std::min(a.detection_mean_ms, y_max * 1.1)};
   plot::markers("threshold A", ax, ay, plot::palette().yellow, 6.0f);
   plot::end();
 }
