@@ -50,6 +50,16 @@ async function until(target, predicate, arg, timeout = 30000) {
   return state(target);
 }
 
+// The state in the very poll that first sees the scene started: on a loaded machine the story can
+// move on a beat between that poll and a second read.
+async function whenStarted(target) {
+  const handle = await target.waitForFunction(() => {
+    const s = window.vigil.state();
+    return s && s.scene_started ? s : null;
+  }, null, { timeout: 30000, polling: 30 });
+  return handle.jsonValue();
+}
+
 try {
   // ------------------------------------------------------------------ phi: pause, then crash
   if (wanted('phi')) {
@@ -72,7 +82,7 @@ try {
           `a quarter on screen, ${s.frame} frames drawn: the scene waits at 0 ms`);
 
     await page.evaluate(() => document.getElementById('demo').scrollIntoView());
-    s = await until(frame, () => window.vigil.state().scene_started);
+    s = await whenStarted(frame);
     check(s.step === 0 && s.caption.length > 20, `in view, it starts at beat 0: "${s.caption.slice(0, 60)}..."`);
 
     // The story, watched: each beat in turn, each with its own caption.
@@ -128,7 +138,7 @@ try {
     const { page, errors } = await openPage(browser, { width: 1280, height: 800 });
     await page.goto(`${server.url}?demo=retry&view=fleet&scene=outage-storm&speed=2`);
     await waitForFrames(page, 2);
-    let s = await until(page, () => window.vigil.state().scene_started);
+    let s = await whenStarted(page);
     check(s.scene === 'outage-storm' && s.beats === 5 && s.step <= 1, `the fleet view tells outage-storm from its start (${s.scene}, ${s.beats} beats, at ${s.step})`);
     await press(page, page, 'pause', (t) => !t.fleet.playing);
     await press(page, page, 'replay');
@@ -171,7 +181,7 @@ try {
     const { page, errors } = await openPage(browser, { width: 1280, height: 800 });
     await page.goto(`${server.url}?demo=retry&view=server&scene=outage-storm&speed=8`);
     await waitForFrames(page, 2);
-    let s = await until(page, () => window.vigil.state().scene_started);
+    let s = await whenStarted(page);
     check(s.beats === 8, 'the server view tells outage-storm in 8 beats');
     const seen = [];
     let stormOffered = 0;
