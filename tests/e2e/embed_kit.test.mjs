@@ -239,6 +239,9 @@ try {
   check(await themeOf(back, 'dark'), 'the page turning dark (body background) turns the demo dark');
   const fixed = await running('fixed');
   check(await themeOf(fixed, 'dark'), 'data-theme="dark" stays dark');
+  // Showing the fixed demo may have scrolled the near one out of view, where it sleeps and
+  // takes the new theme only when it draws again: bring it back before asking.
+  await (await page.$('#near iframe')).scrollIntoViewIfNeeded();
   await page.evaluate(() => { document.body.style.background = ''; });
   check(await themeOf(back, 'light'), 'and light again with the page');
   check(await themeOf(fixed, 'dark'), 'data-theme="dark" stays dark on a light page');
