@@ -90,6 +90,10 @@ struct Config {
   bool tcp_fallback_ping = false;
   // Lifeguard's three mechanisms, each on by default; memberlist always runs all three.
   Lifeguard lifeguard;
+  // memberlist's EnableCompression: full-state exchanges, and datagrams where it saves bytes,
+  // are sent as LZW-compressed messages (type 9), which memberlist and Serf read. What arrives
+  // compressed is read either way. Default on, as in memberlist's LAN, WAN and local configs.
+  bool compression = true;
   // memberlist's cluster label (Label): sent in front of every datagram and stream, and
   // authenticated by the cipher; traffic with another label is refused. Empty (the default) for
   // none; at most 255 bytes.

@@ -36,6 +36,10 @@ struct Counters {
   std::uint64_t user_messages_dropped = 0;
   std::uint64_t stream_bytes_sent = 0;
   std::uint64_t exchanges_unchanged = 0;
+  std::uint64_t compressed_sent = 0;
+  std::uint64_t compression_bytes_saved = 0;
+  std::uint64_t compressed_datagrams_received = 0;
+  std::uint64_t compressed_streams_received = 0;
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
   std::uint64_t indirect_probes = 0;
@@ -97,7 +101,8 @@ constexpr void for_each_counter_member(F&& f) {
   counter("streams", "vigil_streams_sent_total",
           "Full-state exchanges (push-pull over TCP) this agent started.", &C::streams_sent);
   counter("stream_bytes_sent", "vigil_stream_bytes_sent_total",
-          "Bytes of full state this agent sent in the exchanges it started (before framing).",
+          "Bytes of full state this agent sent in the exchanges it started (compressed if it "
+          "was, before framing).",
           &C::stream_bytes_sent);
   counter("stream_pings_answered", "vigil_stream_pings_answered_total",
           "Pings that arrived over TCP (memberlist's fallback probe) and were acked.",
@@ -116,6 +121,18 @@ constexpr void for_each_counter_member(F&& f) {
   counter("exchanges_unchanged", "vigil_exchanges_unchanged_total",
           "Full-state exchanges received that matched this agent's own view (not merged).",
           &C::exchanges_unchanged);
+  counter("compressed_sent", "vigil_compressed_sent_total",
+          "Datagrams and full-state exchanges sent compressed (LZW, memberlist's compress "
+          "message).",
+          &C::compressed_sent);
+  counter("compression_bytes_saved", "vigil_compression_bytes_saved_total",
+          "Bytes compression took off those messages, before encryption and framing.",
+          &C::compression_bytes_saved);
+  counter("compressed_datagrams_received", "vigil_compressed_datagrams_received_total",
+          "Datagrams received whose content came compressed.", &C::compressed_datagrams_received);
+  counter("compressed_streams_received", "vigil_compressed_streams_received_total",
+          "Stream messages (full states, pings, acks) read that came compressed.",
+          &C::compressed_streams_received);
   counter("probes", "vigil_probes_total", "Probes started.", &C::probes);
   counter("probes_failed", "vigil_probes_failed_total",
           "Probes that got no ack, direct or relayed.", &C::probes_failed);

@@ -525,7 +525,22 @@ void Node::send(const Address& to, const wire::Message& message, bool piggyback)
   send_raw(to, msg);
 }
 
+wire::Bytes Node::maybe_compress(wire::Bytes message) {
+  // memberlist compresses every datagram and keeps the result only if it is shorter. Below
+  // kMinCompressible bytes (pings, acks, single rumours) that almost never happens: in a
+  // simulated 100-member cluster under 5 % loss, 77,000 such datagrams saved 0.2 % of their
+  // bytes, while trying doubled the simulation's cost. Larger gossip compounds shrink by 5-20 %
+  // and full states, names and addresses over and over, by about four fifths.
+  if (!config_.compression || message.size() < kMinCompressible) return message;
+  wire::Bytes packed = wire::make_compressed(message);
+  if (packed.size() >= message.size()) return message;
+  ++counters_.compressed_sent;
+  counters_.compression_bytes_saved += message.size() - packed.size();
+  return packed;
+}
+
 void Node::send_raw(const Address& to, wire::Bytes packet) {
+  packet = maybe_compress(std::move(packet));
   if (cipher_) {
     // memberlist's order: seal the packet (CRC and compound inside), label header outside.
     auto sealed = cipher_->seal(packet, label_bytes());
@@ -573,13 +588,16 @@ void Node::gossip(Millis now) {
   }
 }
 
-const wire::Bytes& Node::local_state(bool join) {
+const Node::EncodedState& Node::local_state(bool join) {
   // Anti-entropy sends the whole table every few minutes, and between two exchanges it rarely
   // changed: encoding it dominated large simulations, so the last encoding is kept until a
   // member changes (see members_changed).
-  if (!state_cache_ || state_cache_->join != join)
-    state_cache_ = EncodedState{join, encode_state(join)};
-  return state_cache_->bytes;
+  if (!state_cache_ || state_cache_->join != join) {
+    wire::Bytes bytes = encode_state(join);
+    wire::Bytes sent = maybe_compress(bytes);
+    state_cache_ = EncodedState{join, std::move(bytes), std::move(sent)};
+  }
+  return *state_cache_;
 }
 
 wire::Bytes Node::encode_state(bool join) const {
@@ -616,7 +634,7 @@ wire::Bytes Node::encode_state(bool join) const {
 std::uint64_t Node::exchange_with(const Member& peer, bool join) {
   const std::uint64_t id = next_stream_id_++;
   streams_[id] = join;
-  StreamRequest req{id, peer.address, local_state(join), join};
+  StreamRequest req{id, peer.address, local_state(join).sent, join};
   ++counters_.streams_sent;
   counters_.stream_bytes_sent += req.bytes.size();
   outbox_.streams.push_back(std::move(req));
@@ -659,9 +677,39 @@ void Node::reconnect(Millis now) {
   exchange_with(peer, false);
 }
 
+namespace {
+
+// memberlist compresses first and adds the CRC around that: [12][crc, 4 bytes][9]...
+bool is_compressed_packet(std::span<const std::uint8_t> packet) {
+  constexpr auto kCompress = static_cast<std::uint8_t>(wire::MessageType::compress);
+  constexpr auto kCrc = static_cast<std::uint8_t>(wire::MessageType::has_crc);
+  if (!packet.empty() && packet[0] == kCrc)
+    packet = packet.subspan(std::min<std::size_t>(5, packet.size()));
+  return !packet.empty() && packet[0] == kCompress;
+}
+
+// A host hands over a stream message as it arrived: the agent's framing has already expanded a
+// compressed one, the simulator passes it on as it was sent. Returns the plain message, held in
+// `storage` if it had to be expanded.
+Result<std::span<const std::uint8_t>> expanded(std::span<const std::uint8_t> bytes,
+                                               wire::Bytes& storage) {
+  if (bytes.empty() || bytes[0] != static_cast<std::uint8_t>(wire::MessageType::compress))
+    return bytes;
+  auto plain = wire::open_compressed(bytes.subspan(1));
+  if (!plain) return plain.error();
+  storage = std::move(plain).value();
+  return std::span<const std::uint8_t>(storage);
+}
+
+}  // namespace
+
 Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
-                                        std::span<const std::uint8_t> bytes) {
+                                        std::span<const std::uint8_t> received) {
   (void)from;
+  wire::Bytes storage;
+  auto plain = expanded(received, storage);
+  if (!plain) return plain.error();
+  const std::span<const std::uint8_t> bytes = *plain;
   if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ping)) {
     auto message = wire::decode_message(bytes);
     if (!message) return message.error();
@@ -669,18 +717,18 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
     if (!ping.node.empty() && ping.node != self_name_)
       return Error{"stream ping for " + ping.node + ", not " + self_name_};
     ++counters_.stream_pings_answered;
-    return wire::encode(wire::Ack{ping.seq_no, {}});
+    return maybe_compress(wire::encode(wire::Ack{ping.seq_no, {}}));
   }
   // The reply is our table either way; encoding it first (as a periodic exchange, the common
   // kind) lets even a first exchange be recognised as our own view.
   if (!state_cache_) local_state(false);
   if (is_own_view(bytes)) {
     ++counters_.exchanges_unchanged;
-    return state_cache_->bytes;
+    return state_cache_->sent;
   }
   auto remote = wire::decode_push_pull_view(bytes);
   if (!remote) return remote.error();
-  wire::Bytes reply = local_state(remote->join);  // a copy: the merge may change the table
+  wire::Bytes reply = local_state(remote->join).sent;  // a copy: the merge may change the table
   merge_remote_state(now, *remote);
   return reply;
 }
@@ -692,7 +740,18 @@ bool Node::stream_message_complete(std::span<const std::uint8_t> bytes) {
   return wire::decode_push_pull_view(bytes).ok();
 }
 
-void Node::handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes) {
+void Node::handle_stream_reply(Millis now, std::uint64_t id,
+                               std::span<const std::uint8_t> received) {
+  wire::Bytes storage;
+  auto plain = expanded(received, storage);
+  if (!plain) {
+    ++counters_.datagrams_rejected;
+    ping_streams_.erase(id);
+    if (streams_.erase(id) > 0)
+      join_exchange_ended(now, id, "its reply did not expand: " + plain.error().message);
+    return;
+  }
+  const std::span<const std::uint8_t> bytes = *plain;
   if (auto ping = ping_streams_.find(id); ping != ping_streams_.end()) {
     const std::uint32_t seq = ping->second;
     ping_streams_.erase(ping);
@@ -746,6 +805,8 @@ wire::StreamRead Node::read_stream(
     const std::function<bool(std::span<const std::uint8_t>)>& complete) {
   auto read = wire::read_stream(received, config_.label, cipher_.get(), complete, part);
   if (read.status == wire::StreamRead::Status::refused) ++counters_.streams_rejected;
+  if (read.status == wire::StreamRead::Status::ready && read.compressed)
+    ++counters_.compressed_streams_received;
   return read;
 }
 
@@ -869,6 +930,7 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
     ++counters_.datagrams_rejected;
     return;
   }
+  if (is_compressed_packet(packet)) ++counters_.compressed_datagrams_received;
   for (const auto& m : *messages) {
     ++counters_.messages_received[Counters::index(wire::type_of(m))];
     dispatch(now, from, m);

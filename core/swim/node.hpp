@@ -79,12 +79,12 @@ class Node {
   // state; a ping (memberlist's TCP fallback when UDP probes fail, which the protocol version
   // we advertise promises to answer) is answered with an ack.
   Result<wire::Bytes> handle_stream(Millis now, const Address& from,
-                                    std::span<const std::uint8_t> bytes);
+                                    std::span<const std::uint8_t> received);
   // Whether `bytes` hold one whole stream message: a ping or a full-state exchange (requests), an
   // ack or a full-state exchange (replies). Plaintext streams are only self-delimiting to a
   // decoder.
   static bool stream_message_complete(std::span<const std::uint8_t> bytes);
-  void handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> bytes);
+  void handle_stream_reply(Millis now, std::uint64_t id, std::span<const std::uint8_t> received);
   // `reason` says why, when the host knows (connection refused, timed out...).
   void handle_stream_failure(Millis now, std::uint64_t id, std::string_view reason = {});
   // For hosts that carry exchanges over TCP: frames a message with this node's label and cipher,
@@ -188,12 +188,21 @@ class Node {
   void resume_gossip(Millis now);
   void send(const Address& to, const wire::Message& message, bool piggyback = true);
   void send_raw(const Address& to, wire::Bytes packet);
+  // `message` as compress messages carry it, if compression is on, the message has at least
+  // kMinCompressible bytes and that is shorter (counted).
+  static constexpr std::size_t kMinCompressible = 128;
+  wire::Bytes maybe_compress(wire::Bytes message);
   void count_sent(const wire::Bytes& encoded);
   std::size_t packet_overhead() const;
   // The label as the cipher authenticates it (associated data).
   std::span<const std::uint8_t> label_bytes() const;
+  struct EncodedState {
+    bool join = false;
+    wire::Bytes bytes;  // the exchange message
+    wire::Bytes sent;   // what goes on the stream: `bytes`, compressed if that is on and saves
+  };
   // Our table as a full-state exchange carries it; valid until the next members_changed().
-  const wire::Bytes& local_state(bool join);
+  const EncodedState& local_state(bool join);
   wire::Bytes encode_state(bool join) const;
   // Every change to a member's fields or to the set of members calls this (not a new probe
   // order: the table is encoded in name order).
@@ -284,10 +293,6 @@ class Node {
   // Failed members no longer in the list, still worth a reconnect attempt (see Config).
   std::unordered_map<std::string, Forgotten> forgotten_;
   std::unordered_map<Address, Millis> introductions_;  // last exchange with an unknown prober
-  struct EncodedState {
-    bool join = false;
-    wire::Bytes bytes;
-  };
   std::optional<EncodedState> state_cache_;  // local_state's last encoding, while still true
   std::uint64_t next_stream_id_ = 1;
   bool started_ = false;

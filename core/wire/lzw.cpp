@@ -1,5 +1,6 @@
 #include <vigil/wire/lzw.hpp>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
@@ -62,25 +63,33 @@ class BitReader {
   std::uint32_t count_ = 0;
 };
 
+}  // namespace
+
 // The encoder's dictionary: (prefix code, next byte) -> code, open addressing over a table four
-// times the number of codes, cleared whenever the codes run out.
-class Dictionary {
+// times the number of codes. A slot counts only if it carries the current generation, so starting
+// over is one increment; the table is really cleared once in 65,535 generations.
+class LzwEncoder::Dictionary {
  public:
   static constexpr std::uint32_t kNone = 0xffffffff;
   std::uint32_t find(std::uint32_t prefix, std::uint8_t byte) const {
     const std::uint32_t key = prefix << 8 | byte;
     for (std::uint32_t h = hash(key);; h = (h + 1) & kMask) {
-      if (slots_[h].code == 0) return kNone;
-      if (slots_[h].key == key) return slots_[h].code;
+      const Slot& slot = slots_[h];
+      if (slot.generation != generation_) return kNone;
+      if (slot.key == key) return slot.code;
     }
   }
   void insert(std::uint32_t prefix, std::uint8_t byte, std::uint32_t code) {
     const std::uint32_t key = prefix << 8 | byte;
     std::uint32_t h = hash(key);
-    while (slots_[h].code != 0) h = (h + 1) & kMask;
-    slots_[h] = {key, code};
+    while (slots_[h].generation == generation_) h = (h + 1) & kMask;
+    slots_[h] = {key, static_cast<std::uint16_t>(code), generation_};
   }
-  void clear() { slots_.fill({}); }
+  void start_over() {
+    if (++generation_ != 0) return;
+    slots_.fill({});
+    generation_ = 1;
+  }
 
  private:
   static constexpr std::uint32_t kSize = 4u << kMaxWidth;
@@ -88,20 +97,23 @@ class Dictionary {
   static std::uint32_t hash(std::uint32_t key) { return (key >> 12 ^ key) & kMask; }
   struct Slot {
     std::uint32_t key = 0;
-    std::uint32_t code = 0;  // 0 marks an empty slot: assigned codes are >= 258
+    std::uint16_t code = 0;
+    std::uint16_t generation = 0;  // 0 is never current
   };
   std::array<Slot, kSize> slots_{};
+  std::uint16_t generation_ = 1;
 };
 
-}  // namespace
+LzwEncoder::LzwEncoder() : dictionary_(std::make_unique<Dictionary>()) {}
+LzwEncoder::~LzwEncoder() = default;
 
-Bytes lzw_compress(std::span<const std::uint8_t> input) {
-  Bytes out;
+void LzwEncoder::compress(std::span<const std::uint8_t> input, Bytes& out) {
+  Dictionary& dictionary = *dictionary_;
+  dictionary.start_over();
   BitWriter writer(out);
   std::uint32_t width = kLiteralWidth + 1;
   std::uint32_t next = kEnd;  // the code implied by the next emission
   std::uint32_t overflow = 1u << width;
-  auto dictionary = std::make_unique<Dictionary>();
 
   // Emitting a code defines the next one; the width follows, and at the last code the table
   // starts over behind a clear code.
@@ -116,7 +128,7 @@ Bytes lzw_compress(std::span<const std::uint8_t> input) {
     width = kLiteralWidth + 1;
     next = kEnd;
     overflow = 1u << width;
-    dictionary->clear();
+    dictionary.start_over();
     return false;
   };
 
@@ -124,30 +136,41 @@ Bytes lzw_compress(std::span<const std::uint8_t> input) {
     std::uint32_t code = input[0];
     for (std::size_t i = 1; i < input.size(); ++i) {
       const std::uint8_t byte = input[i];
-      if (const std::uint32_t known = dictionary->find(code, byte); known != Dictionary::kNone) {
+      if (const std::uint32_t known = dictionary.find(code, byte); known != Dictionary::kNone) {
         code = known;
         continue;
       }
       writer.put(code, width);
       const std::uint32_t prefix = code;
       code = byte;
-      if (advance()) dictionary->insert(prefix, byte, next);
+      if (advance()) dictionary.insert(prefix, byte, next);
     }
     writer.put(code, width);
     advance();
   }
   writer.put(kEnd, width);
   writer.flush();
+}
+
+Bytes lzw_compress(std::span<const std::uint8_t> input) {
+  thread_local LzwEncoder encoder;
+  Bytes out;
+  out.reserve(input.size() / 2 + 16);
+  encoder.compress(input, out);
   return out;
 }
 
 Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output) {
   constexpr std::uint32_t kNoCode = 0xffff;
-  std::array<std::uint8_t, 1u << kMaxWidth> suffix{};
-  std::array<std::uint16_t, 1u << kMaxWidth> prefix{};
-  std::array<std::uint8_t, 1u << kMaxWidth> expansion{};  // one code's bytes, written backwards
+  // Left uninitialised: zeroing 16 KiB cost more than decoding a whole gossip datagram. Every
+  // entry is written before it is read: a code is accepted only below `hi`, and every code from
+  // 258 up to `hi` was defined on the way.
+  std::array<std::uint8_t, 1u << kMaxWidth> suffix;
+  std::array<std::uint16_t, 1u << kMaxWidth> prefix;
+  std::array<std::uint8_t, 1u << kMaxWidth> expansion;  // one code's bytes, written backwards
 
   Bytes out;
+  out.reserve(std::min(max_output, 4 * input.size()));
   BitReader reader(input);
   std::uint32_t width = kLiteralWidth + 1;
   std::uint32_t hi = kEnd;  // the highest code defined so far, or about to be

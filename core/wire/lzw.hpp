@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include <vigil/base/result.hpp>
@@ -17,6 +18,26 @@
 // change" (unlike TIFF) and the encoder never emits a leading clear code.
 namespace vigil::wire {
 
+// An encoder that keeps its dictionary between calls. Starting over (every call, and at code 4095)
+// advances a generation stamp instead of clearing the table, so compressing a 60-byte ping costs
+// about as much as its 60 bytes, not a pass over the whole 128 KiB table. Not thread-safe: one
+// per thread (lzw_compress keeps one per thread).
+class LzwEncoder {
+ public:
+  LzwEncoder();
+  ~LzwEncoder();
+  LzwEncoder(const LzwEncoder&) = delete;
+  LzwEncoder& operator=(const LzwEncoder&) = delete;
+
+  // Appends the compressed form of `input` to `out`.
+  void compress(std::span<const std::uint8_t> input, Bytes& out);
+
+ private:
+  class Dictionary;
+  std::unique_ptr<Dictionary> dictionary_;
+};
+
+// The compressed form of `input`, with this thread's encoder.
 Bytes lzw_compress(std::span<const std::uint8_t> input);
 
 // Fails on an invalid code, on a stream that ends before its end code, or when the output would

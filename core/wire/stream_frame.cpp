@@ -18,10 +18,11 @@ StreamRead refuse(StreamRead::Refusal why, std::string error) {
   return r;
 }
 
-StreamRead ready(Bytes message) {
+StreamRead ready(Bytes message, bool compressed) {
   StreamRead r;
   r.status = StreamRead::Status::ready;
   r.message = std::move(message);
+  r.compressed = compressed;
   return r;
 }
 
@@ -99,13 +100,13 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
     if (sealed) return refuse(Refusal::encryption, "stream is encrypted and no key is configured");
     if (rest[0] != kCompress) {
       if (!complete(rest)) return {};
-      return ready(Bytes(rest.begin(), rest.end()));
+      return ready(Bytes(rest.begin(), rest.end()), false);
     }
     // A compressed message is complete once it expands into one the caller accepts; until
     // then it may simply not have fully arrived.
     auto inner = expand(rest);
     if (!inner || !complete(*inner)) return {};
-    return ready(std::move(inner).value());
+    return ready(std::move(inner).value(), true);
   }
   if (!sealed)
     return refuse(Refusal::encryption, "encryption is configured but the stream is not encrypted");
@@ -125,7 +126,7 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
   auto inner = expand(*opened);
   if (!inner)
     return refuse(Refusal::malformed, "compressed stream message: " + inner.error().message);
-  return ready(std::move(inner).value());
+  return ready(std::move(inner).value(), (*opened)[0] == kCompress);
 }
 
 }  // namespace vigil::wire

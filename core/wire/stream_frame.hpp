@@ -37,8 +37,9 @@ struct StreamRead {
   enum class Refusal : std::uint8_t { none, label, encryption, malformed };
   Status status = Status::incomplete;
   Refusal refusal = Refusal::none;
-  Bytes message;      // ready: one message, type byte first, decrypted and decompressed
-  std::string error;  // refused: why, for a person
+  Bytes message;            // ready: one message, type byte first, decrypted and decompressed
+  bool compressed = false;  // ready: it came as a compress message
+  std::string error;        // refused: why, for a person
 };
 
 // Reads one framed message from the start of `received`, everything the stream has delivered so

@@ -88,6 +88,7 @@ Result<swim::Config> agent_config(const std::string& profile, const AgentOptions
   config->tcp_fallback_ping = true;
   if (options.probe_interval) config->probe_interval = *options.probe_interval;
   if (options.probe_timeout) config->probe_timeout = *options.probe_timeout;
+  config->compression = options.compression;
   if (auto s = config->validate(); !s) return s.error();
   return config;
 }

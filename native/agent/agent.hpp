@@ -38,8 +38,9 @@ struct AgentOptions {
   // set-profile command): the flags are the operator's choice, the profile only the defaults.
   std::optional<Millis> probe_interval;
   std::optional<Millis> probe_timeout;
-  std::string token;    // required for mutating WebSocket commands
-  std::string web_dir;  // the web app served at "/"; empty: none
+  bool compression = true;  // memberlist's EnableCompression (see swim::Config::compression)
+  std::string token;        // required for mutating WebSocket commands
+  std::string web_dir;      // the web app served at "/"; empty: none
   std::size_t max_clients = 32;
   // Pages allowed to open /ws besides this agent's own (OriginPolicy syntax); see --allow-origin.
   std::vector<std::string> allow_origins;

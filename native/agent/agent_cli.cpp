@@ -66,6 +66,11 @@ const std::vector<cli::Args::Spec>& specs() {
        "a web origin (http://host:port, port * for any) whose pages may open /ws (repeat or "
        "comma-separate)",
        "this agent's own http://HOST:PORT, 127.0.0.1 and localhost"},
+      {"compression", true,
+       "on|off: send full-state exchanges, and datagrams where it saves bytes, LZW-compressed "
+       "as memberlist's EnableCompression does (Serf reads both); compressed input is read "
+       "either way",
+       "on"},
       {"label", true, "cluster label: only members with the same label talk (memberlist's Label)",
        "none"},
       {"encrypt-key", true,
@@ -216,6 +221,9 @@ int run_agent(const std::vector<std::string>& argv) {
     if (!d) return fail("--" + std::string(flag) + ": " + d.error().message);
     *field = *d;
   }
+  auto compression = args->choice("compression", {"on", "off"}, "on");
+  if (!compression) return fail(compression.error().message);
+  o.compression = *compression == "on";
   if (auto config = agent_config(o.profile, o); !config) {
     const swim::Config base = swim::Config::profile(o.profile).value();
     const Millis interval = o.probe_interval.value_or(base.probe_interval);

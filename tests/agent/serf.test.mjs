@@ -155,6 +155,30 @@ check(viaVigil['serf-0'].tags.role === 'lab' && viaVigil['serf-0'].view === unde
 check(viaVigil['vigil-1'].view === `http://127.0.0.1:${v1.httpPort}`,
       `and vigil-1's view, learnt through the Serf agents (${viaVigil['vigil-1'].view})`);
 
+// One counter from vigil-0's /metrics.
+const metric = async (name) => {
+  const metrics = (await httpGet(v0.httpPort, '/metrics')).body;
+  return Number((metrics.match(new RegExp(`^${name} (\\d+)`, 'm')) || [])[1]);
+};
+
+// Compression both ways (memberlist's EnableCompression, on in Serf and in vigil's profiles).
+// Serf compresses every stream message, so the answer to vigil-0's join through serf-0 came
+// compressed; and a Serf agent joining through vigil-0 gets vigil-0's table of six as a
+// compressed full state, which must tell it of all six.
+check(await metric('vigil_compressed_streams_received_total') >= 1,
+      `Serf's compressed full state reached vigil-0 (${await metric('vigil_compressed_streams_received_total')} ` +
+      `compressed stream message(s), ${await metric('vigil_compressed_datagrams_received_total')} compressed datagram(s))`);
+const sentBefore = await metric('vigil_compressed_sent_total');
+const s3 = await startSerf('serf-3', { join: v0.port });
+const joinedAt = Date.now();
+await waitFor(() => everyoneSees([s3], all, 'alive'), 10000, 'serf-3, joined through vigil-0, to list all six alive', 100);
+check(true, `a Serf agent joined through vigil-0 lists all six alive after ${Date.now() - joinedAt} ms`);
+const sentAfter = await metric('vigil_compressed_sent_total');
+check(sentAfter > sentBefore, `vigil-0 answered it compressed (compressed messages sent ${sentBefore} -> ${sentAfter})`);
+check(!/decompress|compress.*fail/i.test(s3.log + s0.log + s1.log + s2.log), 'no Serf agent failed to decompress');
+await run(serf, ['leave', `-rpc-addr=127.0.0.1:${s3.rpcPort}`], { timeout: 5000 });
+await waitFor(() => everyoneSees([v0], [s3], 'left'), 10000, 'vigil-0 to see serf-3 leave', 100);
+
 // The live view (the WebSocket snapshot the web app draws) shows the Serf members.
 const viewer = new Viewer(v0);
 await viewer.open;
@@ -162,12 +186,6 @@ const snapshot = await viewer.next((m) => m.type === 'snapshot', 5000, 'a snapsh
 const inSnapshot = new Set(snapshot.members.map((m) => m.name));
 check(['serf-0', 'serf-1', 'serf-2'].every((n) => inSnapshot.has(n)),
       "vigil-0's live view (WebSocket snapshot) lists the three Serf members");
-
-// One counter from vigil-0's /metrics.
-const metric = async (name) => {
-  const metrics = (await httpGet(v0.httpPort, '/metrics')).body;
-  return Number((metrics.match(new RegExp(`^${name} (\\d+)`, 'm')) || [])[1]);
-};
 
 // Serf's user events travel as memberlist user messages: vigil carries them up as bytes. Serf
 // spreads an event by gossip alone (push-pull carries it later, but as Serf state vigil does not

@@ -45,9 +45,11 @@ wire::Alive alive(int i, const std::string& name) {
   return wire::Alive{1, name, wire::Bytes(ip.begin(), ip.end()), 7946, {}, {1, 5, 2, 2, 5, 5}};
 }
 
-Node sealed_node(const std::string& label, std::shared_ptr<const Keyring> k) {
+Node sealed_node(const std::string& label, std::shared_ptr<const Keyring> k,
+                 bool compression = true) {
   Config c = Config::lan();
   c.label = label;
+  c.compression = compression;
   auto n = Node::create(c, "a", addr(1), vigil::Rng(7)).value();
   n.set_cipher(std::move(k));
   n.add_member(Millis{0}, "b", addr(2));
@@ -58,18 +60,21 @@ Node sealed_node(const std::string& label, std::shared_ptr<const Keyring> k) {
 
 }  // namespace
 
-TEST_CASE("sealed engine: every datagram is labelled, sealed under the label and within budget") {
+namespace {
+
+void check_sealed_datagrams(bool compression) {
   const auto k = ring(1);
-  Node n = sealed_node("blue", k);
+  Node n = sealed_node("blue", k, compression);
   // Forty members with long names: more news than one datagram holds, so piggybacking fills
   // datagrams up to the budget, which must leave room for the label and the 29-byte envelope.
+  // Compressed (memberlist's order: compress, then seal), they fill it by about half.
   for (int i = 0; i < 40; ++i) {
     const std::string name = "member-with-a-rather-long-name-" + std::to_string(i);
     n.handle_datagram(Millis{1}, addr(2), packet(alive(10 + i, name), "blue", k.get()));
   }
   REQUIRE(n.member("member-with-a-rather-long-name-39"));
   n.start(Millis{1});
-  std::size_t datagrams = 0, largest = 0;
+  std::size_t datagrams = 0, largest = 0, compressed = 0;
   for (Millis now{2}; now < Millis{20000}; now += Millis{50}) {
     n.handle_tick(now);
     for (const auto& d : n.outbox().datagrams) {
@@ -83,13 +88,30 @@ TEST_CASE("sealed engine: every datagram is labelled, sealed under the label and
       auto opened = k->open(labelled->rest, bytes_of("blue"));
       REQUIRE(opened.ok());
       CHECK(wire::decode_packet(*opened).ok());
+      compressed += (*opened)[0] == static_cast<std::uint8_t>(wire::MessageType::compress);
       CHECK_FALSE(k->open(labelled->rest, bytes_of("red")).ok());
     }
     n.outbox().clear();
   }
   CHECK(datagrams > 20);
-  CHECK(largest > n.config().udp_buffer_size - 200);  // the budget was actually exercised
+  if (compression) {
+    CHECK(compressed > 10);
+    CHECK(largest < n.config().udp_buffer_size / 2);
+  } else {
+    CHECK(compressed == 0);
+    CHECK(largest > n.config().udp_buffer_size - 200);  // the budget was actually exercised
+  }
   CHECK(n.counters().datagrams_rejected == 0);
+}
+
+}  // namespace
+
+TEST_CASE("sealed engine: every datagram is labelled, sealed under the label and within budget") {
+  check_sealed_datagrams(false);
+}
+
+TEST_CASE("sealed engine: compressed datagrams are sealed too, and take half the budget") {
+  check_sealed_datagrams(true);
 }
 
 TEST_CASE("sealed engine: forged accusations are dropped and counted, sealed ones obeyed") {

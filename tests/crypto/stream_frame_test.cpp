@@ -139,3 +139,22 @@ TEST_CASE("stream framing: a reply carries no label header, as memberlist answer
     CHECK(reply(cut, "blue", &k).status == StreamRead::Status::incomplete);
   }
 }
+
+TEST_CASE("stream framing: a compressed message is expanded and flagged, sealed or not") {
+  const Keyring k = Keyring::create({key_of(32)}).value();
+  const Bytes compressed = vigil::wire::make_compressed(kPushPull);
+  for (const Keyring* cipher : {static_cast<const Keyring*>(nullptr), &k}) {
+    CAPTURE(cipher != nullptr);
+    const Bytes framed = frame_stream(compressed, "blue", cipher).value();
+    auto r = read(framed, "blue", cipher);
+    REQUIRE(r.status == StreamRead::Status::ready);
+    CHECK(r.message == kPushPull);
+    CHECK(r.compressed);
+    // Not all there yet: incomplete, never refused.
+    const Bytes cut(framed.begin(), framed.end() - 1);
+    CHECK(read(cut, "blue", cipher).status == StreamRead::Status::incomplete);
+    auto plain = read(frame_stream(kPushPull, "blue", cipher).value(), "blue", cipher);
+    REQUIRE(plain.status == StreamRead::Status::ready);
+    CHECK_FALSE(plain.compressed);
+  }
+}
