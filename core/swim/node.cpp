@@ -706,6 +706,14 @@ Result<std::span<const std::uint8_t>> expanded(std::span<const std::uint8_t> byt
 Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
                                         std::span<const std::uint8_t> received) {
   (void)from;
+  // The reply is our table either way; encoding it first (as a periodic exchange, the common
+  // kind) lets even a first exchange be recognised as our own view, and a compressed one before
+  // it is expanded: the encoder is deterministic, so the same table compresses to the same bytes.
+  if (!state_cache_) local_state(false);
+  if (is_own_view(received)) {
+    ++counters_.exchanges_unchanged;
+    return state_cache_->sent;
+  }
   wire::Bytes storage;
   auto plain = expanded(received, storage);
   if (!plain) return plain.error();
@@ -719,10 +727,7 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
     ++counters_.stream_pings_answered;
     return maybe_compress(wire::encode(wire::Ack{ping.seq_no, {}}));
   }
-  // The reply is our table either way; encoding it first (as a periodic exchange, the common
-  // kind) lets even a first exchange be recognised as our own view.
-  if (!state_cache_) local_state(false);
-  if (is_own_view(bytes)) {
+  if (bytes.data() != received.data() && is_own_view(bytes)) {  // compressed by other rules
     ++counters_.exchanges_unchanged;
     return state_cache_->sent;
   }
@@ -742,8 +747,10 @@ bool Node::stream_message_complete(std::span<const std::uint8_t> bytes) {
 
 void Node::handle_stream_reply(Millis now, std::uint64_t id,
                                std::span<const std::uint8_t> received) {
+  const bool own_view = is_own_view(received);  // before expanding it, as in handle_stream
   wire::Bytes storage;
-  auto plain = expanded(received, storage);
+  auto plain =
+      own_view ? Result<std::span<const std::uint8_t>>(received) : expanded(received, storage);
   if (!plain) {
     ++counters_.datagrams_rejected;
     ping_streams_.erase(id);
@@ -771,7 +778,7 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
   if (it == streams_.end()) return;
   const bool join = it->second;
   streams_.erase(it);
-  if (is_own_view(bytes)) {
+  if (own_view || is_own_view(bytes)) {
     ++counters_.exchanges_unchanged;
   } else {
     auto remote = wire::decode_push_pull_view(bytes);
@@ -815,8 +822,11 @@ bool Node::is_own_view(std::span<const std::uint8_t> bytes) const {
   // address, incarnation, state, meta and versions, so is_news() would reject each one. The
   // exception is a pending suspicion, which a remote suspect or dead entry confirms; with one
   // pending, take the long way.
-  return state_cache_ && suspicions_.empty() && bytes.size() == state_cache_->bytes.size() &&
-         std::equal(bytes.begin(), bytes.end(), state_cache_->bytes.begin());
+  if (!state_cache_ || !suspicions_.empty()) return false;
+  const bool compressed =
+      !bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::compress);
+  const wire::Bytes& mine = compressed ? state_cache_->sent : state_cache_->bytes;
+  return std::equal(bytes.begin(), bytes.end(), mine.begin(), mine.end());
 }
 
 bool Node::is_news(const wire::PushNodeStateView& r) const {

@@ -208,7 +208,7 @@ class Node {
   // order: the table is encoded in name order).
   void members_changed() { state_cache_.reset(); }
   // Whether a full-state exchange carries exactly our own view, so merging it changes nothing.
-  bool is_own_view(std::span<const std::uint8_t> bytes) const;
+  bool is_own_view(std::span<const std::uint8_t> bytes) const;  // plain, or compressed as sent
   bool is_news(const wire::PushNodeStateView& remote) const;
   void merge_remote_state(Millis now, const wire::PushPullView& remote);
 

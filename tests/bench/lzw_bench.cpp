@@ -22,7 +22,9 @@ using vigil::wire::Bytes;
 // Serf's tags for a vigil agent: role, its live view, and the protocol versions.
 Bytes tags_for(int i) {
   const std::string text = "\x83\xa4role\xa5vigil\xaavigil-view\xb5http://10.0.3." +
-                           std::to_string(i % 250) + ":8081\xa2vs\xa1" "1";
+                           std::to_string(i % 250) +
+                           ":8081\xa2vs\xa1"
+                           "1";
   return Bytes(text.begin(), text.end());
 }
 
@@ -49,9 +51,13 @@ Bytes gossip_datagram(std::size_t budget) {
   std::vector<Bytes> parts;
   std::size_t size = 0;
   for (int i = 0; size < budget - 100; ++i) {
-    Bytes part = vigil::wire::encode(vigil::wire::Alive{
-        static_cast<std::uint32_t>(2 + i), "node-" + std::to_string(100 + i),
-        Bytes{10, 0, 0, static_cast<std::uint8_t>(i)}, 7946, tags_for(i), {1, 5, 2, 2, 5, 4}});
+    Bytes part =
+        vigil::wire::encode(vigil::wire::Alive{static_cast<std::uint32_t>(2 + i),
+                                               "node-" + std::to_string(100 + i),
+                                               Bytes{10, 0, 0, static_cast<std::uint8_t>(i)},
+                                               7946,
+                                               tags_for(i),
+                                               {1, 5, 2, 2, 5, 4}});
     size += part.size() + 2;
     parts.push_back(std::move(part));
   }
@@ -64,31 +70,36 @@ struct Rate {
 };
 
 template <typename F>
-double bytes_per_us(std::size_t bytes, int rounds, F&& f) {
+double microseconds(int rounds, F&& f) {
   const auto t0 = Clock::now();
   for (int r = 0; r < rounds; ++r) f();
-  const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-  return static_cast<double>(bytes) * rounds / us;
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
 
+// The two encoders take turns in ten blocks each, so that the machine's drift in speed, which
+// is large here, falls on both alike.
 Rate measure(const Bytes& input, int rounds) {
-  Rate rate;
+  constexpr int kBlocks = 10;
+  const int per_block = rounds / kBlocks + 1;
   vigil::wire::LzwEncoder encoder;
   Bytes out;
-  rate.reused = bytes_per_us(input.size(), rounds, [&] {
-    out.clear();
-    encoder.compress(input, out);
-  });
-  rate.packed = out.size();
-  rate.fresh = bytes_per_us(input.size(), rounds, [&] {
-    vigil::wire::LzwEncoder once;
-    Bytes mine;
-    once.compress(input, mine);
-  });
-  rate.decompress = bytes_per_us(input.size(), rounds, [&] {
-    if (!vigil::wire::lzw_decompress(out, input.size())) std::exit(3);
-  });
-  return rate;
+  double reused_us = 0, fresh_us = 0, decompress_us = 0;
+  for (int b = 0; b < kBlocks; ++b) {
+    reused_us += microseconds(per_block, [&] {
+      out.clear();
+      encoder.compress(input, out);
+    });
+    fresh_us += microseconds(per_block, [&] {
+      vigil::wire::LzwEncoder once;
+      Bytes mine;
+      once.compress(input, mine);
+    });
+    decompress_us += microseconds(per_block, [&] {
+      if (!vigil::wire::lzw_decompress(out, input.size())) std::exit(3);
+    });
+  }
+  const double total = static_cast<double>(input.size()) * per_block * kBlocks;
+  return Rate{total / reused_us, total / fresh_us, total / decompress_us, out.size()};
 }
 
 void print(const char* name, const Bytes& input, const Rate& r, bool last) {
@@ -96,8 +107,8 @@ void print(const char* name, const Bytes& input, const Rate& r, bool last) {
       "  \"%s\": {\"bytes\": %zu, \"compressed\": %zu, \"ratio\": %.3f, "
       "\"compress_bytes_per_us\": %.1f, \"fresh_encoder_bytes_per_us\": %.1f, "
       "\"reuse_speedup\": %.2f, \"decompress_bytes_per_us\": %.1f}%s\n",
-      name, input.size(), r.packed, static_cast<double>(r.packed) / input.size(), r.reused,
-      r.fresh, r.reused / r.fresh, r.decompress, last ? "" : ",");
+      name, input.size(), r.packed, static_cast<double>(r.packed) / input.size(), r.reused, r.fresh,
+      r.reused / r.fresh, r.decompress, last ? "" : ",");
 }
 
 }  // namespace

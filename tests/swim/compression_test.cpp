@@ -34,8 +34,8 @@ Node gossiping_node(bool compression) {
   n.start(Millis{0});
   for (int i = 4; i < 12; ++i)
     n.handle_datagram(Millis{1}, addr(3),
-                      wire::encode(wire::Alive{1, "member-number-" + std::to_string(i), ip(i),
-                                               7946, {}, kVersions}));
+                      wire::encode(wire::Alive{
+                          1, "member-number-" + std::to_string(i), ip(i), 7946, {}, kVersions}));
   n.outbox().clear();
   return n;
 }
@@ -97,7 +97,8 @@ TEST_CASE("with compression off nothing is compressed and nothing is counted") {
   CHECK(n.counters().compression_bytes_saved == 0);
 }
 
-TEST_CASE("a full state goes out compressed once per change, and a node without compression reads it") {
+TEST_CASE(
+    "a full state goes out compressed once per change, and a node without compression reads it") {
   auto on = gossiping_node(true);
   const auto first = on.handle_stream(Millis{5}, addr(9), empty_exchange());
   REQUIRE(first.ok());
@@ -111,6 +112,13 @@ TEST_CASE("a full state goes out compressed once per change, and a node without 
   const auto before = on.counters().compressed_sent;
   CHECK(on.handle_stream(Millis{6}, addr(9), empty_exchange()).value() == *first);
   CHECK(on.counters().compressed_sent == before);
+
+  // Its own table back, compressed as it sent it or plain from a peer without compression, is
+  // recognised as its own view and not merged.
+  const auto unchanged = on.counters().exchanges_unchanged;
+  CHECK(on.handle_stream(Millis{6}, addr(9), *first).value() == *first);
+  CHECK(on.handle_stream(Millis{6}, addr(9), plain).value() == *first);
+  CHECK(on.counters().exchanges_unchanged == unchanged + 2);
 
   // A node with compression off takes that table as a request and answers in plain.
   auto off = Node::create(with_compression(false), "b", addr(2), vigil::Rng(3)).value();
@@ -137,8 +145,8 @@ TEST_CASE("a compressed datagram is read and counted by a node with compression 
 
 TEST_CASE("a compressed stream message that does not expand is refused with the reason") {
   auto n = gossiping_node(false);
-  const wire::Bytes corrupt = {kCompress, 0x82, 0xa4, 'A', 'l', 'g', 'o', 0x00, 0xa3, 'B', 'u',
-                               'f',       0xc4, 0x02, 0xff, 0xff};
+  const wire::Bytes corrupt = {kCompress, 0x82, 0xa4, 'A', 'l',  'g',  'o',  0x00,
+                               0xa3,      'B',  'u',  'f', 0xc4, 0x02, 0xff, 0xff};
   const auto reply = n.handle_stream(Millis{5}, addr(9), corrupt);
   REQUIRE_FALSE(reply.ok());
   CHECK(reply.error().message.find("lzw") != std::string::npos);
