@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent } from './agents.mjs';
 import { limiter, progress, waitFor } from './pace.mjs';
+import { quantile } from './stats.mjs';
 
 // A few seeds that everyone else joins through: one seed would take every push-pull exchange.
 export const seedCount = (n) => (n >= 6 ? 3 : 1);
@@ -15,13 +16,15 @@ export async function startAgent(spec, agents, index, joins, timeoutS) {
     await waitFor(async () => {
       if (!a.alive) throw new Error(`it exited (${a.exit ?? 'spawn failed'})`);
       return spec.ready(a);
-    }, timeoutS * 1000, 'it', 100);
+    }, timeoutS * 1000, 'it', 50);
+    a.readyAt = performance.now();
   } catch (e) {
     const through = joins.length ? `joining through ${joins.map((j) => spec.prefix + j).join(', ')}` : 'the first seed';
+    const why = a.alive ? `did not complete its join within ${timeoutS} s (--start-timeout)`
+                        : `exited (${a.exit ?? e.message}) before completing its join`;
     a.kill();
-    throw new Error(`${spec.kind}: agent ${a.name} (pid ${a.pid}, ${through}) did not ` +
-                    `${a.alive ? 'complete its join' : 'start'} within ${timeoutS} s: ${e.message}; ` +
-                    `its last output:\n${a.log.slice(-1500)}`);
+    throw new Error(`${spec.kind}: agent ${a.name} (pid ${a.pid}, ${through}) ${why}; its last output:\n` +
+                    (a.log.slice(-1500).trim() || '(none)'));
   }
   return a;
 }
@@ -39,14 +42,17 @@ export async function startCluster(spec, o, n, agents, log) {
     if (failed) return;
     try {
       await startAgent(spec, agents, seeds.length + k, seeds, o.startTimeout);
+      ++started;
+      tick();
     } catch (e) {
       failed = failed || e;
     }
-    ++started;
-    tick();
   })));
   if (failed) throw failed;
-  return { seconds: Number(secondsSince(t0)), seeds: seeds.map((s) => agents[s].name) };
+  // From spawn to joined and serving: the seeds' times show the machine's load, not the cluster's.
+  const each = agents.map((a) => a.readyAt - a.startedAt);
+  return { seconds: Number(secondsSince(t0)), seeds: seeds.map((s) => agents[s].name),
+           agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) } };
 }
 
 // How many running agents' own event lines say every other running agent is alive.
@@ -74,28 +80,33 @@ export function sample(agents, k) {
 export const viewLimiter = (o) => limiter(o.pollConcurrency, o.pollRate);
 
 // Polls each observer's view until `ok(view)` holds for all, at most once per sweep of the ones
-// still pending; returns name -> ms since `t0` of the answer that first showed it. Bounded by
-// `timeoutS`; the ones still pending are listed in `pending`.
+// still pending. For each observer the change happened after the last poll that did not see it was
+// sent (`after`, 0 if the first poll saw it) and before the answer that saw it arrived (`times`),
+// both in ms since `t0`: a poll's own latency (a `serf members` process is started for each) widens
+// the bracket, never shifts it. Bounded by `timeoutS`; the ones still pending are in `pending`.
 export async function pollUntil(spec, observers, ok, { t0, timeoutS, poll, only, log, what }) {
   const pending = new Set(observers);
   const times = new Map();
+  const after = new Map();
   const deadline = performance.now() + timeoutS * 1000;
   const tick = progress(5000, () => log(`${spec.kind}: ${what}: ${observers.length - pending.size}/${observers.length} views agree`));
   while (pending.size && performance.now() < deadline) {
     const sweep = performance.now();
     await Promise.all([...pending].map((a) => poll(async () => {
       if (performance.now() > deadline) return;
+      const sent = performance.now() - t0;
       let view;
       try { view = await spec.view(a, only); } catch { return; }
       if (ok(view, a)) {
         times.set(a.name, performance.now() - t0);
         pending.delete(a);
-      }
+      } else after.set(a.name, sent);
     })));
     tick();
     // A sweep of a few pending observers is quick: poll each at most every 100 ms.
     const rest = 100 - (performance.now() - sweep);
     if (pending.size && rest > 0) await new Promise((r) => setTimeout(r, rest));
   }
-  return { times, pending: [...pending].map((a) => a.name) };
+  for (const name of times.keys()) if (!after.has(name)) after.set(name, 0);
+  return { times, after, pending: [...pending].map((a) => a.name) };
 }

@@ -29,7 +29,8 @@ const COLUMNS = [
   { key: 'bytes_per_s', head: 'bytes/s', digits: 0 },
   { key: 'cpu_percent', head: 'CPU %', digits: 2 },
   { key: 'pss_mb', head: 'PSS MB', digits: 2 },
-  { key: 'join_s', head: 'join s', digits: 2 },
+  { key: 'join_s', head: 'join s (views)', digits: 2 },
+  { key: 'join_events_s', head: 'join s (events)', digits: 2 },
   { key: 'detection_s', head: 'detection s', digits: 2 },
 ];
 
@@ -156,7 +157,7 @@ export function svg(result) {
     parts.push(`<text x="${x + 22}" y="13" dy="0.32em">${k.label}</text>`);
     x += 90;
   }
-  parts.push(`<text x="${W - 10}" y="13" dy="0.32em" text-anchor="end" opacity="0.8">median, bar: min–max of ${result.config.repeats}</text>`);
+  parts.push(`<text x="${W - 10}" y="13" dy="0.32em" text-anchor="end" opacity="0.8">median of ${result.config.repeats} repeats; bar: min–max</text>`);
   PANELS.forEach((p, i) => parts.push(panel(result, kinds, p, (i % 2) * pw, legendH + Math.floor(i / 2) * ph, pw, ph)));
   parts.push('</svg>');
   return parts.join('\n') + '\n';

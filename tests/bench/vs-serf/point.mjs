@@ -34,16 +34,19 @@ async function idle(spec, agents, o, log) {
   const ticks0 = agents.map((a) => cpuTicks(a.pid));
   const t0 = performance.now();
   const mem = agents.map(() => []);
-  const sampleMemory = () => agents.forEach((a, i) => mem[i].push(memoryKb(a.pid)));
+  const sampleMemory = () => agents.forEach((a, i) => {
+    if (!a.alive) throw new Error(`${a.name} exited during the idle window (${a.exit}):\n${a.log.slice(-1500)}`);
+    mem[i].push(memoryKb(a.pid));
+  });
   // The script only reads /proc, every 5 s, while the agents are left to their own gossip.
   while (performance.now() - t0 < o.idleSeconds * 1000) {
     sampleMemory();
     await sleep(Math.min(5000, Math.max(0, o.idleSeconds * 1000 - (performance.now() - t0))));
   }
   const seconds = (performance.now() - t0) / 1000;
+  sampleMemory();
   const cpu = cpuOver(agents, ticks0, seconds);
   const c1 = nftCounters(spec.kind);
-  sampleMemory();
   const r = {
     seconds: round(seconds),
     rss_kb: stat(mem.map((s) => mean(s.map((m) => m.rss))), 0),
@@ -86,12 +89,16 @@ async function lateJoin(spec, agents, o, log) {
   const times = [...polled.times.values()];
   if (polled.pending.length) r.error = `timed out after ${o.joinTimeout} s: ${polled.pending.length} views never listed ` +
                                        `${name} alive (${polled.pending.slice(0, 10).join(', ')})`;
-  else r.all_ms = Math.round(Math.max(...times));
+  else {
+    r.all_ms = Math.round(Math.max(...times));
+    // The last observer learned it no earlier than this: the bracket's width is the polls' resolution.
+    r.all_after_ms = Math.round(Math.max(...polled.after.values()));
+  }
   r.median_ms = times.length ? Math.round(quantile(times, 0.5)) : null;
   r.events_seen_by = fromEvents.size;
   if (fromEvents.size >= n) r.events_all_ms = Math.round(Math.max(...fromEvents.values()));
-  log(`${spec.kind}: ${name} alive in ${polled.times.size}/${observers.length} sampled views, last after ` +
-      `${r.all_ms ?? '-'} ms (event lines: all ${n} after ${r.events_all_ms ?? '-'} ms)`);
+  log(`${spec.kind}: ${name} alive in ${polled.times.size}/${observers.length} sampled views, the last between ` +
+      `${r.all_after_ms ?? '-'} and ${r.all_ms ?? '-'} ms (event lines: all ${n} after ${r.events_all_ms ?? '-'} ms)`);
   if (!newcomer && r.error) throw new Error(r.error);
   return r;
 }
@@ -217,7 +224,7 @@ export async function runPoint(kind, n, o, log) {
     if (o.lossMinutes > 0) result.loss = await loss(spec, agents, o, log);
   } catch (e) {
     result.error = e.message;
-    log(`${kind} at N=${n}: ${e.message}`);
+    log(`N=${n}: ${e.message}`);
   } finally {
     for (const a of agents) if (a) a.kill();
     await waitFor(() => agents.every((a) => !a || !a.alive), 10000, `${kind} agents to exit`, 50)

@@ -199,6 +199,8 @@ const METRICS = {
   rss_mb: { label: 'RSS per agent', unit: 'MB', get: (r) => r.idle && r.idle.rss_kb.mean / 1024 },
   pss_mb: { label: 'PSS per agent', unit: 'MB', get: (r) => r.idle && r.idle.pss_kb.mean / 1024 },
   join_s: { label: 'late joiner alive in every sampled view', unit: 's', get: (r) => r.join && r.join.all_ms / 1000 },
+  join_after_s: { label: 'late joiner: the last sampled view changed no earlier than', unit: 's',
+                  get: (r) => r.join && r.join.all_after_ms / 1000 },
   join_events_s: { label: 'late joiner alive in every member\'s event lines', unit: 's',
                    get: (r) => r.join && r.join.events_all_ms / 1000 },
   detection_s: { label: 'kill -9 to dead in every survivor, median of the trials', unit: 's',
@@ -272,9 +274,11 @@ async function inner(o) {
              'or entering the kind\'s gossip ports, each packet once; HTTP/RPC polling is on other ports',
       join: 'agent N is started joining through agent floor(N/2); each sampled member\'s view (GET /v1/members; ' +
             'serf members -name) is polled, poll_concurrency at once and poll_rate a second at most, each pending ' +
-            'one at most every 100 ms, until it lists the newcomer alive; the time of the answer that first showed ' +
-            'it (an upper bound, within one sweep of the pending views) counts from the newcomer\'s spawn; ' +
-            'all_ms is the last of the sampled members. events_all_ms is the same from every member\'s own event ' +
+            'one at most every 100 ms, until it lists the newcomer alive; times count from the newcomer\'s spawn; ' +
+            'all_ms is the arrival of the answer that showed it to the last of the sampled members (an upper ' +
+            'bound), all_after_ms the sending of the last poll of the sampled members that did not (a lower bound ' +
+            'on the last one): the gap is the polls\' resolution, wider for serf, whose every poll starts a ' +
+            'serf members process. events_all_ms is the same from every member\'s own event ' +
             'line (vigil "join", serf "EventMemberJoin"), with no polling and no sample. The newcomer stays for the ' +
             'later phases',
       detection: 'kill -9 at t0; per survivor, arrival of its own event line (vigil: "dead <victim>", serf: ' +
