@@ -44,11 +44,13 @@ export function markdown(result) {
   const kinds = kindsIn(result);
   const c = result.config;
   const lines = [];
-  const observers = c.observers === 'all' ? 'every member' : `${c.observers} members spread over the N`;
+  const observers = c.observers === 'all' ? 'every member'
+    : `every member up to N = ${c.observers}, above that a sample of ${c.observers} spread evenly over the N (the last of the sample counts)`;
   lines.push(`${kinds.map((k) => k.label).join(' vs ')}, LAN profile, loopback in a network namespace, ` +
              `${result.machine.cores}-core machine; ${c.repeats} interleaved repeat${c.repeats > 1 ? 's' : ''} per point, ` +
-             `median (min–max). Idle window ${c.idle_seconds} s; join: views of ${observers} polled; ` +
-             `detection: median of ${c.kills} kill -9 trials, last survivor.`, '');
+             `median (min–max). Idle window ${c.idle_seconds} s; join (views): polled views of ${observers}; ` +
+             `join (events): every member's own event line; ` +
+             `detection: median of ${c.kills} kill -9 trial${c.kills === 1 ? '' : 's'}, last survivor.`, '');
   lines.push(`| N | kind | ${COLUMNS.map((col) => col.head).join(' | ')} | runs |`);
   lines.push(`|---:|---|${COLUMNS.map(() => '---:').join('|')}|---:|`);
   for (const p of result.summary) {

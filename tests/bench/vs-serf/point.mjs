@@ -118,7 +118,7 @@ async function detection(spec, agents, o, log) {
     const trial = { victim: victim.name, survivors: survivors.length };
     try {
       await waitFor(() => seen().every(Boolean), o.detectTimeout * 1000,
-                    `${spec.kind}: all survivors to mark ${victim.name} ${spec.dead}`, 20);
+                    `${spec.kind}: all survivors to mark ${victim.name} ${spec.dead}`, 100);  // times come from the lines
       const times = seen().map((e) => e.t - tKill);
       trial.first_ms = Math.round(Math.min(...times));
       trial.all_ms = Math.round(Math.max(...times));
