@@ -1,48 +1,68 @@
 #!/usr/bin/env node
-// Side-by-side benchmark of `vigil agent` against HashiCorp memberlist as shipped in `serf agent`
-// N agents of each kind, LAN profile, on loopback inside a network namespace this script
-// creates. Needs root (network namespace, nft). Not a pass/fail test: it reports numbers and ratios.
+// Side-by-side benchmark of `vigil agent` against HashiCorp memberlist as shipped in `serf agent`,
+// as a curve over cluster sizes: N agents of each kind, LAN profile, on loopback inside a network
+// namespace this script creates. Needs root (network namespace, nft). Not a pass/fail test: it
+// reports numbers, their spread over repeats, and ratios.
 //
 // The outer process checks the tools, creates the namespace and re-runs itself inside it; on exit or
 // Ctrl-C it kills whatever still runs in the namespace and deletes it. The inner process runs one
-// phase per kind, one kind at a time, so the two never compete for the CPU.
+// point (one kind, one N) at a time, so the two kinds never compete for the CPU, and interleaves
+// the points so that the machine's drift over a long run hits both kinds alike.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { httpGet } from '../../agent/harness.mjs';
+import { MAX_AGENTS, nftSetup } from './net.mjs';
+import { markdown } from './plot.mjs';
+import { runPoint } from './point.mjs';
+import { round, spread } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
 
 const USAGE = `usage: node tests/bench/vs-serf/vs-serf.mjs [options]   (as root)
 
-Benchmarks N vigil agents against N serf agents (LAN profile both), on loopback inside a network
-namespace it creates and deletes, one kind at a time:
-  idle        RSS (VmRSS) and CPU (utime+stime) per agent, bytes/s per agent on the gossip ports
+Benchmarks N vigil agents against N serf agents (LAN profile both), for each N of --agents, on
+loopback inside a network namespace it creates and deletes. One kind runs at a time; each repeat
+runs every N with both kinds, alternating which kind goes first. Per point (one kind, one N):
+  idle        RSS and PSS (/proc/PID/smaps_rollup) and CPU (utime+stime) per agent, bytes/s per
+              agent on the gossip ports
+  join        one more agent joins through one member: time until every (sampled) member's view
+              lists it alive
   detection   kill -9 one agent, time until every survivor marks it dead (vigil) / failed (serf)
   loss        random UDP loss for a while: live agents marked dead/failed, accusations refuted
+Reports the median and range (min-max) over the repeats of every metric, and vigil/serf ratios of
+the medians. tests/bench/vs-serf/plot.mjs turns the JSON into a Markdown table and an SVG plot.
 
 options:
-  --vigil PATH          vigil binary                                  (default build/bin/vigil)
-  --serf PATH           serf binary (installed with apt-get if absent) (default serf on PATH)
-  --out PATH            JSON result                                   (default build/vs-serf.json)
-  --agents N            agents of each kind                           (default 20)
-  --idle-seconds S      idle measurement window                       (default 60)
-  --settle-seconds S    quiet time after convergence, before measuring (default 10)
-  --kills N             kill -9 trials per kind (victim restarted after each) (default 5)
-  --detect-timeout S    bound on one detection trial                  (default 120)
-  --loss-minutes M      length of the loss phase                      (default 5)
-  --loss-percent P      UDP datagrams dropped at random               (default 15)
-  --only vigil|serf     run one kind only (no ratios)
-  --help                this text`;
+  --vigil PATH            vigil binary                                  (default build/bin/vigil)
+  --serf PATH             serf binary (installed with apt-get if absent) (default serf on PATH)
+  --out PATH              JSON result, rewritten after every point      (default build/vs-serf.json)
+  --agents N[,N...]       agents of each kind, one point per N, 3-${MAX_AGENTS}    (default 20)
+  --repeats R             runs of every point, interleaved              (default 3)
+  --idle-seconds S        idle measurement window                       (default 60)
+  --settle-seconds S      quiet time after the agents agree, before measuring (default 10)
+  --kills K               kill -9 trials per point (victim restarted after each) (default 5)
+  --detect-timeout S      bound on one detection trial                  (default 120)
+  --join-timeout S        bound on the late joiner's trial              (default 60)
+  --observers K|all       members whose views are polled for the late joiner and to confirm
+                          the end of each trial, spread evenly over the N (default 50)
+  --poll-concurrency C    view requests (HTTP, serf members) at once     (default 4)
+  --poll-rate R           view requests per second at most              (default 40)
+  --start-concurrency C   agents starting at once, each joining through the seeds (default 8)
+  --start-timeout S       bound on one agent's start and join           (default 60)
+  --loss-minutes M        length of the loss phase, 0 for none          (default 5)
+  --loss-percent P        UDP datagrams dropped at random               (default 15)
+  --only vigil|serf       run one kind only (no ratios)
+  --help                  this text`;
 
 const DEFAULTS = {
   vigil: path.join(repo, 'build/bin/vigil'), serf: 'serf', out: path.join(repo, 'build/vs-serf.json'),
-  agents: '20', 'idle-seconds': '60', 'settle-seconds': '10', kills: '5', 'detect-timeout': '120',
-  'loss-minutes': '5', 'loss-percent': '15', only: '', inner: '',
+  agents: '20', repeats: '3', 'idle-seconds': '60', 'settle-seconds': '10', kills: '5', 'detect-timeout': '120',
+  'join-timeout': '60', observers: '50', 'poll-concurrency': '4', 'poll-rate': '40', 'start-concurrency': '8',
+  'start-timeout': '60', 'loss-minutes': '5', 'loss-percent': '15', only: '', inner: '',
 };
 
 function fail(message, code = 2) {
@@ -62,21 +82,30 @@ function parseOptions(argv) {
     const key = a.startsWith('--') ? a.slice(2, eq > 0 ? eq : undefined) : '';
     if (!(key in DEFAULTS)) fail(`unknown option '${a}' (see --help)`);
     const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
-    if (value === undefined) fail(`--${key}: missing value`);
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) fail(`--${key}: missing value`);
     o[key] = value;
   }
-  const num = (key, min, max, integer) => {
-    const v = Number(o[key]);
-    if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v)))
-      fail(`--${key}: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}], got '${o[key]}'`);
+  const check = (key, text, min, max, integer) => {
+    const v = Number(text);
+    if (text.trim() === '' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v)))
+      fail(`--${key}: expected ${integer ? 'an integer' : 'a number'} in [${min}, ${max}], got '${text}'`);
     return v;
   };
-  // The port plan below gives each kind 100 protocol ports and 100 HTTP/RPC ports.
-  o.agents = num('agents', 3, 100, true);
+  const num = (key, min, max, integer) => check(key, o[key], min, max, integer);
+  // The port plan gives each kind MAX_AGENTS + 1 protocol ports and as many HTTP/RPC ports.
+  o.agentList = [...new Set(o.agents.split(',').map((s) => check('agents', s, 3, MAX_AGENTS, true)))].sort((a, b) => a - b);
+  o.repeatCount = num('repeats', 1, 100, true);
   o.idleSeconds = num('idle-seconds', 1, 3600, false);
   o.settleSeconds = num('settle-seconds', 0, 600, false);
   o.kills = num('kills', 0, 100, true);
   o.detectTimeout = num('detect-timeout', 5, 1200, false);
+  o.joinTimeout = num('join-timeout', 5, 1200, false);
+  if (o.observers !== 'all' && !/^\d+$/.test(o.observers)) fail(`--observers: expected all or a count, got '${o.observers}'`);
+  o.observers = o.observers === 'all' ? 0 : num('observers', 1, MAX_AGENTS, true);
+  o.pollConcurrency = num('poll-concurrency', 1, 64, true);
+  o.pollRate = num('poll-rate', 1, 10000, false);
+  o.startConcurrency = num('start-concurrency', 1, 64, true);
+  o.startTimeout = num('start-timeout', 5, 1200, false);
   o.lossMinutes = num('loss-minutes', 0, 120, false);
   o.lossPercent = num('loss-percent', 0, 99, true);
   if (o.only && o.only !== 'vigil' && o.only !== 'serf') fail(`--only: expected vigil or serf, got '${o.only}'`);
@@ -86,7 +115,6 @@ function parseOptions(argv) {
 
 const opts = parseOptions(process.argv.slice(2));
 const log = (msg) => process.stderr.write(`[vs-serf ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------------------------------ outer
 
@@ -100,6 +128,15 @@ function ensurePackage(cmd, pkg) {
     fail(`cannot install '${pkg}' (apt-get install -y ${pkg} failed); install it and run again`, 1);
 }
 
+// Rough resident sizes (serf about 15 MB, vigil about 8 MB) with a margin: a warning, not a limit.
+function warnMemory(o) {
+  const n = Math.max(...o.agentList) + 1;
+  const needMb = n * (o.only === 'vigil' ? 12 : 25);
+  const m = readFileSync('/proc/meminfo', 'utf8').match(/MemAvailable:\s+(\d+)/);
+  if (m && needMb > Number(m[1]) / 1024)
+    log(`warning: ${n} agents of one kind may need about ${needMb} MB; ${Math.round(Number(m[1]) / 1024)} MB available`);
+}
+
 async function outer(o) {
   if (process.getuid && process.getuid() !== 0) fail('needs root (it creates a network namespace and nft rules)', 1);
   if (o.only !== 'serf') try {
@@ -111,13 +148,15 @@ async function outer(o) {
   ensurePackage('nft', 'nftables');
   if (o.serf === 'serf') ensurePackage('serf', 'serf');
   else if (spawnSync(o.serf, ['version'], { stdio: 'ignore' }).status !== 0) fail(`--serf: '${o.serf}' does not run`, 1);
+  warnMemory(o);
 
   const ns = `vs-serf-${process.pid}`;
   let cleaned = false;
   const cleanup = () => {
     if (cleaned) return;
     cleaned = true;
-    // Everything in the namespace was started by this run: the inner process and its agents.
+    // Everything in the namespace was started by this run: the inner process, its agents and any
+    // `serf members` still running. Killed by namespace, so none is missed however many there are.
     try {
       const pids = execFileSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).split(/\s+/).filter(Boolean);
       for (const pid of pids) try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
@@ -132,7 +171,7 @@ async function outer(o) {
 
   const args = [fileURLToPath(import.meta.url), '--inner', ns];
   for (const [k, v] of Object.entries(o))
-    if (k in DEFAULTS && k !== 'inner' && v !== '') args.push(`--${k}`, String(v));
+    if (k in DEFAULTS && k !== 'inner' && v !== '') args.push(`--${k}`, k === 'observers' && v === 0 ? 'all' : String(v));
   const child = spawn('ip', ['netns', 'exec', ns, process.execPath, ...args], { stdio: 'inherit' });
   let interrupted = false;
   const onSignal = (sig) => {
@@ -153,395 +192,46 @@ async function outer(o) {
 
 // ------------------------------------------------------------------------------------------ inner
 
-// Port plan: protocol ports and HTTP/RPC ports in separate ranges per kind, all below the kernel's
-// ephemeral range (32768+), so the nft counters can tell gossip from the benchmark's own polling.
-const PLAN = {
-  vigil: { gossip: 31000, control: 31100 },
-  serf: { gossip: 32000, control: 32100 },
+// The scalar metrics of one point that the summary gives a median and range for.
+const METRICS = {
+  bytes_per_s: { label: 'bytes/s per agent, idle', unit: 'B/s', get: (r) => r.idle?.bytes_per_s_per_agent },
+  cpu_percent: { label: 'CPU per agent, idle', unit: '% of a core', get: (r) => r.idle?.cpu_percent_of_core.mean },
+  rss_mb: { label: 'RSS per agent', unit: 'MB', get: (r) => r.idle && r.idle.rss_kb.mean / 1024 },
+  pss_mb: { label: 'PSS per agent', unit: 'MB', get: (r) => r.idle && r.idle.pss_kb.mean / 1024 },
+  join_s: { label: 'late joiner alive in every sampled view', unit: 's', get: (r) => r.join && r.join.all_ms / 1000 },
+  join_after_s: { label: 'late joiner: the last sampled view changed no earlier than', unit: 's',
+                  get: (r) => r.join && r.join.all_after_ms / 1000 },
+  join_events_s: { label: 'late joiner alive in every member\'s event lines', unit: 's',
+                   get: (r) => r.join && r.join.events_all_ms / 1000 },
+  detection_s: { label: 'kill -9 to dead in every survivor, median of the trials', unit: 's',
+                 get: (r) => r.detection && r.detection.all_survivors_ms.median / 1000 },
+  detection_first_s: { label: 'kill -9 to dead in the first survivor, median of the trials', unit: 's',
+                       get: (r) => r.detection && r.detection.first_survivor_ms.median / 1000 },
+  start_s: { label: 'start of N agents until all agree', unit: 's',
+             get: (r) => r.start && r.start.agreement_s !== undefined ? r.start.seconds + r.start.agreement_s : null },
+  false_deaths: { label: 'live members declared dead under loss', unit: 'views', get: (r) => r.loss?.false_deaths },
+  refutations: { label: 'accusations refuted under loss', unit: 'count', get: (r) => r.loss?.refutations },
 };
 
-function nft(script) { execFileSync('nft', ['-f', '-'], { input: script }); }
-
-function nftSetup() {
-  let rules = '';
-  let counters = '';
-  for (const [kind, p] of Object.entries(PLAN)) {
-    const range = `${p.gossip}-${p.gossip + 99}`;
-    for (const proto of ['udp', 'tcp']) {
-      counters += `  counter ${kind}_${proto} {}\n`;
-      // Each packet crosses `output` once on lo: count it when it leaves a gossip port, or when it
-      // enters one from elsewhere (TCP streams from ephemeral ports) — never twice.
-      rules += `    ${proto} sport ${range} counter name ${kind}_${proto}\n`;
-      rules += `    ${proto} dport ${range} ${proto} sport != ${range} counter name ${kind}_${proto}\n`;
+function summarise(runs, o, kinds) {
+  return o.agentList.map((n) => {
+    const point = { agents: n };
+    for (const kind of kinds) {
+      const mine = runs.filter((r) => r.agents === n && r.kind === kind && !r.error);
+      point[kind] = Object.fromEntries(Object.entries(METRICS).map(([key, m]) => [key, spread(mine.map((r) => {
+        const v = m.get(r);
+        return typeof v === 'number' ? v : null;
+      }))]));
+      point[kind].failed_runs = runs.filter((r) => r.agents === n && r.kind === kind && r.error).length;
     }
-  }
-  nft(`table inet vsb {\n${counters}  chain count { type filter hook output priority 0; policy accept;\n${rules}  }\n` +
-      `  chain loss { type filter hook output priority 10; policy accept; }\n}\n`);
-}
-
-function nftCounters(kind) {
-  const j = JSON.parse(execFileSync('nft', ['-j', 'list', 'counters'], { encoding: 'utf8' }));
-  const out = { udp: { bytes: 0, packets: 0 }, tcp: { bytes: 0, packets: 0 } };
-  for (const item of j.nftables)
-    if (item.counter && item.counter.name.startsWith(`${kind}_`))
-      out[item.counter.name.slice(kind.length + 1)] = { bytes: item.counter.bytes, packets: item.counter.packets };
-  return out;
-}
-
-const setLoss = (percent) => {
-  execFileSync('nft', ['flush', 'chain', 'inet', 'vsb', 'loss']);
-  if (percent > 0)
-    execFileSync('nft', ['add', 'rule', 'inet', 'vsb', 'loss', 'meta', 'l4proto', 'udp', 'numgen', 'random', 'mod', '100',
-                         '<', String(percent), 'drop']);
-};
-
-function cpuTicks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);  // utime + stime, all threads
-}
-function rssKb(pid) { return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]); }
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-// What differs between the kinds: how to start one, read its view, and recognise its events.
-function kindSpec(kind, o) {
-  const p = PLAN[kind];
-  if (kind === 'vigil') {
-    return {
-      kind, dead: 'dead',
-      command(i) {
-        const args = ['agent', '--name', `v${i}`, '--bind', `127.0.0.1:${p.gossip + i}`,
-                      '--http', `127.0.0.1:${p.control + i}`, '--profile', 'lan', '--web', 'none'];
-        if (i > 0) args.push('--join', `127.0.0.1:${p.gossip}`);
-        return [o.vigil, args];
-      },
-      async ready(a) {
-        try { return (await httpGet(p.control + a.index, '/v1/self', 1000)).status === 200; } catch { return false; }
-      },
-      async view(a) {
-        const list = JSON.parse((await httpGet(p.control + a.index, '/v1/members', 3000)).body);
-        return Object.fromEntries(list.map((m) => [m.name, m.state]));
-      },
-      // Without --quiet the agent prints one line per change of its view: "[self] time dead member #inc".
-      event(line) {
-        const m = line.match(/^\[\S+\]\s+\S+ (\w+) (\S+) #/);
-        return m ? { kind: m[1], member: m[2] } : null;
-      },
-      async metrics(a) {
-        const body = (await httpGet(p.control + a.index, '/metrics', 3000)).body;
-        const get = (name) => Number((body.match(new RegExp(`^${name} (\\d+)`, 'm')) || [0, 0])[1]);
-        return { suspicions: get('vigil_suspicions_total'), refutations: get('vigil_refutations_total'),
-                 failed_probes: get('vigil_probes_failed_total') };
-      },
-    };
-  }
-  return {
-    kind, dead: 'failed',
-    command(i) {
-      const args = ['agent', `-node=s${i}`, `-bind=127.0.0.1:${p.gossip + i}`, `-rpc-addr=127.0.0.1:${p.control + i}`,
-                    '-profile=lan', '-log-level=info'];
-      if (i > 0) args.push(`-join=127.0.0.1:${p.gossip}`);
-      return [o.serf, args];
-    },
-    async ready(a) { return a.log.includes('Serf agent running!') && (a.index === 0 || a.log.includes('Join completed')); },
-    async view(a) {
-      const out = await new Promise((resolve, reject) => {
-        const c = spawn(o.serf, ['members', `-rpc-addr=127.0.0.1:${p.control + a.index}`, '-format=json'],
-                        { stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
-        let s = '';
-        c.stdout.on('data', (d) => { s += d; });
-        c.on('error', reject);
-        c.on('exit', (code) => (code === 0 ? resolve(s) : reject(new Error(`serf members exited ${code}`))));
-      });
-      return Object.fromEntries(JSON.parse(out).members.map((m) => [m.name, m.status]));
-    },
-    // memberlist/serf log lines (log level info) for the events the benchmark counts.
-    event(line) {
-      let m = line.match(/serf: EventMember(Failed|Join|Leave|Update|Reap): (\S+)/);
-      if (m) return { kind: m[1] === 'Failed' ? 'failed' : m[1].toLowerCase(), member: m[2] };
-      m = line.match(/memberlist: Suspect (\S+) has failed, no acks received/);
-      if (m) return { kind: 'failed_probe', member: m[1] };
-      m = line.match(/memberlist: Was able to connect to (\S+) /);
-      if (m) return { kind: 'tcp_saved', member: m[1] };
-      m = line.match(/memberlist: Refuting a (suspect|dead) message/);
-      if (m) return { kind: 'refuted', member: '' };
-      return null;
-    },
-    metrics: null,
-  };
-}
-
-class Agent {
-  constructor(spec, index) {
-    this.spec = spec;
-    this.index = index;
-    this.name = (spec.kind === 'vigil' ? 'v' : 's') + index;
-    this.events = [];  // { t (ms, performance.now), kind, member }
-    this.log = '';
-    this.start();
-  }
-
-  start() {
-    const [cmd, args] = this.spec.command(this.index);
-    this.log = '';
-    this.alive = true;
-    this.child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.pid = this.child.pid;
-    let partial = '';
-    const onData = (chunk) => {
-      const t = performance.now();  // arrival time: both kinds write their event lines unbuffered
-      const text = partial + chunk.toString();
-      const lines = text.split('\n');
-      partial = lines.pop();
-      for (const line of lines) {
-        const e = this.spec.event(line);
-        if (e) this.events.push({ t, ...e });
-      }
-      this.log = (this.log + chunk.toString()).slice(-8000);
-    };
-    this.child.stdout.on('data', onData);
-    this.child.stderr.on('data', onData);
-    this.child.on('exit', () => { this.alive = false; });
-    this.child.on('error', (e) => { this.alive = false; this.log += `\nspawn error: ${e.message}`; });
-  }
-
-  kill() {
-    if (this.alive) try { process.kill(this.pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-}
-
-async function waitFor(probe, timeoutMs, what, intervalMs = 200) {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (performance.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
-
-async function startAgent(spec, agents, i) {
-  const a = new Agent(spec, i);
-  agents[i] = a;
-  await waitFor(async () => {
-    if (!a.alive) throw new Error(`${a.name} exited:\n${a.log.slice(-2000)}`);
-    return spec.ready(a);
-  }, 20000, `${a.name} to start`);
-  return a;
-}
-
-// Every running agent sees every other running agent alive.
-async function converged(spec, agents) {
-  for (const a of agents) {
-    if (!a.alive) continue;
-    let view;
-    try { view = await spec.view(a); } catch { return false; }
-    for (const b of agents) if (b !== a && view[b.name] !== 'alive') return false;
-  }
-  return true;
-}
-
-const mean = (xs) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
-function quantile(xs, q) {
-  // Nearest rank: with fewer than 100 samples p99 is the largest.
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-}
-const round = (x, digits = 1) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
-const stat = (xs, digits = 1) => ({ mean: round(mean(xs), digits), max: round(Math.max(...xs), digits) });
-
-function traffic(c0, c1, seconds, agents) {
-  const per = (proto, field) => (c1[proto][field] - c0[proto][field]) / seconds / agents;
-  return {
-    bytes_per_s_per_agent: round(per('udp', 'bytes') + per('tcp', 'bytes')),
-    udp_bytes_per_s_per_agent: round(per('udp', 'bytes')),
-    tcp_bytes_per_s_per_agent: round(per('tcp', 'bytes')),
-    packets_per_s_per_agent: round(per('udp', 'packets') + per('tcp', 'packets'), 2),
-  };
-}
-
-function cpuOver(agents, ticks0, seconds) {
-  return agents.map((a, i) => ((cpuTicks(a.pid) - ticks0[i]) / CLK_TCK / seconds) * 100);
-}
-
-async function runKind(kind, o) {
-  const spec = kindSpec(kind, o);
-  const n = o.agents;
-  const agents = [];
-  const result = { kind, agents: n };
-  process.on('exit', () => agents.forEach((a) => a && a.kill()));
-  try {
-    log(`${kind}: starting ${n} agents`);
-    for (let i = 0; i < n; ++i) await startAgent(spec, agents, i);
-    const tc = performance.now();
-    await waitFor(() => converged(spec, agents), 180000, `${kind}: every agent to see all ${n} alive`, 1000);
-    result.convergence_s = round((performance.now() - tc) / 1000);
-    log(`${kind}: converged; settling ${o.settleSeconds} s`);
-    await sleep(o.settleSeconds * 1000);  // let the join traffic die down before measuring
-
-    // ---- idle: nothing but the agents' own gossip; the script only reads /proc every 5 s.
-    log(`${kind}: idle window ${o.idleSeconds} s`);
-    const load0 = os.loadavg()[0];
-    const c0 = nftCounters(kind);
-    const ticks0 = agents.map((a) => cpuTicks(a.pid));
-    const t0 = performance.now();
-    const rssSamples = agents.map(() => []);
-    while (performance.now() - t0 < o.idleSeconds * 1000) {
-      agents.forEach((a, i) => rssSamples[i].push(rssKb(a.pid)));
-      await sleep(Math.min(5000, Math.max(0, o.idleSeconds * 1000 - (performance.now() - t0))));
-    }
-    const idleS = (performance.now() - t0) / 1000;
-    const cpu = cpuOver(agents, ticks0, idleS);
-    const c1 = nftCounters(kind);
-    agents.forEach((a, i) => rssSamples[i].push(rssKb(a.pid)));
-    result.idle = {
-      seconds: round(idleS),
-      rss_kb: stat(rssSamples.map((s) => mean(s)), 0),
-      cpu_percent_of_core: stat(cpu, 3),
-      ...traffic(c0, c1, idleS, n),
-      loadavg_1m: [round(load0, 2), round(os.loadavg()[0], 2)],
-    };
-    log(`${kind}: idle RSS ${result.idle.rss_kb.mean} kB, CPU ${result.idle.cpu_percent_of_core.mean} %, ` +
-        `${result.idle.bytes_per_s_per_agent} B/s per agent`);
-
-    // ---- detection: kill -9 a victim, wait for every survivor's view to declare it, restart it.
-    const trials = [];
-    for (let k = 0; k < o.kills; ++k) {
-      const victim = agents[1 + ((k * 7) % (n - 1))];  // never agent 0, which the others join through
-      const survivors = agents.filter((a) => a !== victim);
-      const mark = survivors.map((a) => a.events.length);
-      const tKill = performance.now();
-      victim.kill();
-      const seen = () => survivors.map((a, i) => a.events.slice(mark[i]).find((e) => e.member === victim.name &&
-                                                                            e.kind === spec.dead));
-      const trial = { victim: victim.name, survivors: survivors.length };
-      try {
-        await waitFor(() => seen().every(Boolean), o.detectTimeout * 1000, `${kind}: all survivors to mark ${victim.name} ${spec.dead}`, 20);
-        const times = seen().map((e) => e.t - tKill);
-        trial.first_ms = Math.round(Math.min(...times));
-        trial.all_ms = Math.round(Math.max(...times));
-        trial.per_survivor_ms = times.map(Math.round);
-        // The event stream gave the times; the views confirm the end state.
-        trial.views_confirm = await waitFor(async () => {
-          for (const a of survivors) if ((await spec.view(a).catch(() => ({})))[victim.name] !== spec.dead) return false;
-          return true;
-        }, 15000, 'views', 500).catch(() => false);
-      } catch (e) {
-        trial.error = e.message;
-        log(e.message);
-      }
-      trials.push(trial);
-      log(`${kind}: kill ${k + 1}/${o.kills} ${victim.name}: first ${trial.first_ms} ms, all ${trial.all_ms} ms` +
-          (trial.views_confirm === false ? ' (views did not confirm)' : ''));
-      await waitFor(() => !victim.alive, 5000, `${victim.name} to exit`, 20);
-      await startAgent(spec, agents, victim.index);
-      try {
-        await waitFor(() => converged(spec, agents), 120000, `${kind}: ${victim.name} back alive everywhere`, 1000);
-      } catch (e) {
-        trial.rejoin_error = e.message;
-        log(e.message);
-      }
-      await sleep(Math.min(5000, o.settleSeconds * 1000));  // let the refutation gossip die down
-    }
-    const ok = trials.filter((t) => t.all_ms !== undefined);
-    result.detection = {
-      trials,
-      failed_trials: trials.length - ok.length,
-      all_survivors_ms: { median: quantile(ok.map((t) => t.all_ms), 0.5), p99: quantile(ok.map((t) => t.all_ms), 0.99) },
-      first_survivor_ms: { median: quantile(ok.map((t) => t.first_ms), 0.5), p99: quantile(ok.map((t) => t.first_ms), 0.99) },
-      per_survivor_ms: { median: quantile(ok.flatMap((t) => t.per_survivor_ms), 0.5),
-                         p99: quantile(ok.flatMap((t) => t.per_survivor_ms), 0.99) },
-    };
-
-    // ---- loss: every agent stays alive, so every death and every accusation is a false positive.
-    if (o.lossMinutes > 0) {
-      log(`${kind}: ${o.lossPercent} % UDP loss for ${o.lossMinutes} min`);
-      const marks = agents.map((a) => a.events.length);
-      const m0 = spec.metrics ? await Promise.all(agents.map((a) => spec.metrics(a))) : null;
-      const lc0 = nftCounters(kind);
-      const lt0 = agents.map((a) => cpuTicks(a.pid));
-      const tl = performance.now();
-      setLoss(o.lossPercent);
-      await sleep(o.lossMinutes * 60000);
-      setLoss(0);
-      const lossS = (performance.now() - tl) / 1000;
-      const lcpu = cpuOver(agents, lt0, lossS);
-      const lc1 = nftCounters(kind);
-      const m1 = spec.metrics ? await Promise.all(agents.map((a) => spec.metrics(a))) : null;
-      const evs = agents.flatMap((a, i) => a.events.slice(marks[i]).map((e) => ({ ...e, observer: a.name })));
-      const deaths = evs.filter((e) => e.kind === spec.dead);
-      const sum = (key) => m1.reduce((s, m, i) => s + m[key] - m0[i][key], 0);
-      result.loss = {
-        seconds: round(lossS),
-        loss_percent: o.lossPercent,
-        agents_running_at_end: agents.filter((a) => a.alive).length,
-        // (observer, member) pairs: a live member declared dead/failed in one agent's view.
-        false_deaths: deaths.length,
-        members_falsely_declared: [...new Set(deaths.map((e) => e.member))].length,
-        // accusations (suspect or dead) that reached a live member and that it refuted.
-        refutations: spec.metrics ? sum('refutations') : evs.filter((e) => e.kind === 'refuted').length,
-        // probes of a live member that got no ack at all (direct, relayed, TCP) and so suspected it.
-        failed_probes: spec.metrics ? sum('failed_probes') : evs.filter((e) => e.kind === 'failed_probe').length,
-        cpu_percent_of_core: stat(lcpu, 3),
-        ...traffic(lc0, lc1, lossS, n),
-      };
-      // memberlist's TCP ping fallback: probes whose UDP legs all failed but that a TCP ping saved.
-      if (!spec.metrics) result.loss.probes_saved_by_tcp = evs.filter((e) => e.kind === 'tcp_saved').length;
-      if (spec.metrics) {
-        result.loss.suspicions_started = sum('suspicions');
-        result.loss.suspect_views = evs.filter((e) => e.kind === 'suspect').length;
-      }
-      result.loss.views_recovered = await waitFor(() => converged(spec, agents), 120000, 'recovery', 1000).catch(() => false);
-      log(`${kind}: false deaths ${result.loss.false_deaths}, refutations ${result.loss.refutations}, ` +
-          `failed probes ${result.loss.failed_probes}`);
-    }
-  } finally {
-    agents.forEach((a) => a && a.kill());
-    await waitFor(() => agents.every((a) => !a || !a.alive), 10000, `${kind} agents to exit`, 50).catch(() => {});
-  }
-  return result;
-}
-
-function row(label, v, s, target, unit = '') {
-  const ratio = v !== null && s !== null && s > 0 ? v / s : v === 0 && s === 0 ? 0 : null;
-  const limit = target;
-  const met = ratio === null ? (v !== null && s !== null && v <= s * limit) : ratio <= limit + 1e-12;
-  return { metric: label, unit, vigil: v, serf: s, ratio: ratio === null ? null : round(ratio, 3),
-           target: `<= ${limit === 1 ? '' : limit + ' x '}serf`, met };
-}
-
-function table(result) {
-  const v = result.vigil;
-  const s = result.serf;
-  const rows = [
-    row('RSS per agent', v.idle.rss_kb.mean, s.idle.rss_kb.mean, 0.25, 'kB'),
-    row('CPU per agent', v.idle.cpu_percent_of_core.mean, s.idle.cpu_percent_of_core.mean, 0.5, '% of a core'),
-    row('bytes per second per agent', v.idle.bytes_per_s_per_agent, s.idle.bytes_per_s_per_agent, 1, 'B/s'),
-    row('detection, all survivors, median', v.detection.all_survivors_ms.median, s.detection.all_survivors_ms.median, 1, 'ms'),
-    row('detection, all survivors, p99', v.detection.all_survivors_ms.p99, s.detection.all_survivors_ms.p99, 1, 'ms'),
-  ];
-  if (v.loss && s.loss) {
-    rows.push(row('false deaths under loss', v.loss.false_deaths, s.loss.false_deaths, 1, 'views'));
-    rows.push(row('accusations refuted under loss', v.loss.refutations, s.loss.refutations, 1, 'count'));
-  }
-  return rows;
-}
-
-function printTable(result, rows) {
-  const c = result.config;
-  const lines = [];
-  lines.push(`vigil vs serf: ${c.agents} agents of each kind, LAN profile, loopback in a network namespace;`);
-  lines.push(`kinds run one after the other on a shared ${result.machine.cores}-core machine ` +
-             `(load average ${result.machine.loadavg_1m_at_start} at start).`);
-  if (result.vigil.loss)
-    lines.push(`loss phase: ${c.loss_percent} % random UDP loss for ${c.loss_minutes} min; detection: ${c.kills} kill -9 trials per kind.`);
-  const head = ['metric', 'unit', 'vigil', 'serf', 'vigil/serf', 'target', ''];
-  const body = rows.map((r) => [r.metric, r.unit, String(r.vigil), String(r.serf), r.ratio === null ? 'n/a' : r.ratio.toFixed(3),
-                                r.target, r.met ? 'met' : 'NOT MET']);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const fmt = (cells) => cells.map((x, i) => (i >= 2 && i <= 4 ? x.padStart(widths[i]) : x.padEnd(widths[i]))).join('  ').trimEnd();
-  lines.push('', fmt(head), fmt(widths.map((w) => '-'.repeat(w))), ...body.map(fmt));
-  console.log(lines.join('\n'));
+    if (kinds.length === 2)
+      point.ratio = Object.fromEntries(Object.keys(METRICS).map((key) => {
+        const v = point.vigil[key].median;
+        const s = point.serf[key].median;
+        return [key, v !== null && s !== null && s > 0 ? round(v / s, 3) : null];
+      }));
+    return point;
+  });
 }
 
 function gitDescribe() {
@@ -555,45 +245,86 @@ async function inner(o) {
     if (stopping) return;
     stopping = true;
     log(`${sig}: killing agents`);
-    process.exit(130);  // the 'exit' handlers kill every agent
+    process.exit(130);  // the 'exit' handler in agents.mjs kills every agent
   });
   nftSetup();
+  const kinds = o.only ? [o.only] : ['vigil', 'serf'];
   const serfVersion = (spawnSync(o.serf, ['version'], { encoding: 'utf8' }).stdout || '').split('\n')[0];
   const result = {
-    benchmark: 'vigil agent vs serf agent',
+    benchmark: 'vigil agent vs serf agent, scaling curve',
     date: new Date().toISOString(),
     machine: { cores: os.cpus().length, cpu: os.cpus()[0] && os.cpus()[0].model, loadavg_1m_at_start: round(os.loadavg()[0], 2),
-               note: 'shared machine; the kinds run one after the other, never together' },
+               memory_mb: Math.round(os.totalmem() / 2 ** 20),
+               note: 'one point (kind, N) at a time, never two kinds together; repeats interleaved' },
     versions: { vigil: o.vigil, vigil_tree: gitDescribe(), serf: serfVersion },
-    config: { agents: o.agents, profile: 'lan', idle_seconds: o.idleSeconds, settle_seconds: o.settleSeconds, kills: o.kills,
+    config: { agents: o.agentList, repeats: o.repeatCount, profile: 'lan', idle_seconds: o.idleSeconds,
+              settle_seconds: o.settleSeconds, kills: o.kills, observers: o.observers || 'all',
+              poll_concurrency: o.pollConcurrency, poll_rate_per_s: o.pollRate, start_concurrency: o.startConcurrency,
               loss_minutes: o.lossMinutes, loss_percent: o.lossPercent },
     method: {
-      rss: 'VmRSS from /proc/<pid>/status, sampled every 5 s over the idle window, mean per agent',
+      order: 'for each repeat, for each N ascending, both kinds one after the other; odd repeats run vigil first, ' +
+             'even repeats serf first',
+      start: 'agents 0-2 are seeds (agent 0 alone below 6 agents), started one by one; every other agent joins ' +
+             'through the seeds, at most start_concurrency starting at once and 20 a second; the agents agree ' +
+             'when every agent\'s own event lines show every other alive, confirmed by the sampled views',
+      rss_pss: 'Rss and Pss from /proc/<pid>/smaps_rollup, sampled every 5 s over the idle window, mean per agent; ' +
+               'PSS shares each page among the processes that map it (the binary and libraries are shared by N agents)',
       cpu: 'utime+stime from /proc/<pid>/stat over the idle window, percent of one core',
       bytes: 'nft counters on the output hook of the namespace lo: UDP+TCP packets (IP headers included) leaving ' +
              'or entering the kind\'s gossip ports, each packet once; HTTP/RPC polling is on other ports',
+      join: 'agent N is started joining through agent floor(N/2); each sampled member\'s view (GET /v1/members; ' +
+            'serf members -name) is polled, poll_concurrency at once and poll_rate a second at most, each pending ' +
+            'one at most every 100 ms, until it lists the newcomer alive; times count from the newcomer\'s spawn; ' +
+            'all_ms is the arrival of the answer that showed it to the last of the sampled members (an upper ' +
+            'bound), all_after_ms the sending of the last poll of the sampled members that did not (a lower bound ' +
+            'on the last one): the gap is the polls\' resolution, wider for serf, whose every poll starts a ' +
+            'serf members process. events_all_ms is the same from every member\'s own event ' +
+            'line (vigil "join", serf "EventMemberJoin"), with no polling and no sample. The newcomer stays for the ' +
+            'later phases',
       detection: 'kill -9 at t0; per survivor, arrival of its own event line (vigil: "dead <victim>", serf: ' +
-                 '"EventMemberFailed: <victim>"); all_survivors = the last survivor; confirmed by each view ' +
-                 '(GET /v1/members state dead, serf members status failed); victim restarted and rejoined after each ' +
-                 'trial; p99 by nearest rank (with fewer than 100 trials it is the largest)',
+                 '"EventMemberFailed: <victim>"); all_survivors = the last survivor, over every survivor; ' +
+                 'confirmed by the sampled views (state dead / status failed); victim restarted and rejoined after ' +
+                 'each trial; p99 by nearest rank (with fewer than 100 trials it is the largest)',
       loss: 'nft rule "meta l4proto udp numgen random mod 100 < P drop" on output in the namespace; every agent ' +
             'stays alive, so false_deaths counts (observer, member) views declaring a live member dead/failed, ' +
             'refutations the accusations a live member refuted (vigil_refutations_total; serf "Refuting a ... ' +
             'message" log lines), failed_probes the probes that ended in a suspicion (vigil_probes_failed_total; ' +
             'memberlist "Suspect X has failed, no acks received")',
+      summary: 'per N and kind, median and range (min-max) over the repeats that completed; ratio = vigil median / ' +
+               'serf median',
     },
+    metrics: Object.fromEntries(Object.entries(METRICS).map(([k, m]) => [k, { label: m.label, unit: m.unit }])),
+    runs: [],
   };
-  for (const kind of o.only ? [o.only] : ['vigil', 'serf']) result[kind] = await runKind(kind, o);
-  if (!o.only) {
-    result.targets = table(result);
-    result.ratios = Object.fromEntries(result.targets.map((r) => [r.metric, r.ratio]));
+  const write = () => {
+    result.summary = summarise(result.runs, o, kinds);
+    mkdirSync(path.dirname(o.out), { recursive: true });
+    writeFileSync(o.out, JSON.stringify(result, null, 2) + '\n');
+  };
+  const total = o.repeatCount * o.agentList.length * kinds.length;
+  const tRun = performance.now();
+  let done = 0;
+  for (let repeat = 1; repeat <= o.repeatCount; ++repeat) {
+    for (const n of o.agentList) {
+      const order = repeat % 2 ? kinds : [...kinds].reverse();
+      for (const kind of order) {
+        const eta = done ? ` (about ${Math.round(((performance.now() - tRun) / done) * (total - done) / 60000)} min left)` : '';
+        log(`point ${done + 1}/${total}: repeat ${repeat}/${o.repeatCount}, N=${n}, ${kind}${eta}`);
+        const t0 = performance.now();
+        const r = await runPoint(kind, n, o, log);
+        result.runs.push({ repeat, first: order[0] === kind, wall_s: round((performance.now() - t0) / 1000), ...r });
+        ++done;
+        write();
+      }
+    }
   }
-  mkdirSync(path.dirname(o.out), { recursive: true });
-  writeFileSync(o.out, JSON.stringify(result, null, 2) + '\n');
-  log(`wrote ${o.out}`);
-  if (!o.only) printTable(result, result.targets);
-  else console.log(JSON.stringify(result[o.only], null, 2));
-  process.exit(0);
+  result.wall_s = round((performance.now() - tRun) / 1000);
+  write();
+  log(`wrote ${o.out} (${result.runs.length} points in ${Math.round(result.wall_s / 60)} min)`);
+  console.log(markdown(result));
+  const failed = result.runs.filter((r) => r.error).length;
+  if (failed) log(`${failed} of ${result.runs.length} points failed; their errors are in ${o.out}`);
+  process.exit(failed ? 1 : 0);
 }
 
 if (opts.inner) await inner(opts);

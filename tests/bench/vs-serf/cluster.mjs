@@ -1,0 +1,114 @@
+// Starting N agents of one kind, paced and bounded, and telling when they agree.
+import { performance } from 'node:perf_hooks';
+import { Agent } from './agents.mjs';
+import { limiter, progress, waitFor } from './pace.mjs';
+import { quantile } from './stats.mjs';
+
+// A few seeds that everyone else joins through: one seed would take every push-pull exchange.
+export const seedCount = (n) => (n >= 6 ? 3 : 1);
+
+const secondsSince = (t) => ((performance.now() - t) / 1000).toFixed(1);
+
+export async function startAgent(spec, agents, index, joins, timeoutS) {
+  const a = new Agent(spec, index, joins);
+  agents[index] = a;
+  try {
+    await waitFor(async () => {
+      if (!a.alive) throw new Error(`it exited (${a.exit ?? 'spawn failed'})`);
+      return spec.ready(a);
+    }, timeoutS * 1000, 'it', 50);
+    a.readyAt = performance.now();
+  } catch (e) {
+    const through = joins.length ? `joining through ${joins.map((j) => spec.prefix + j).join(', ')}` : 'the first seed';
+    const why = a.alive ? `did not complete its join within ${timeoutS} s (--start-timeout)`
+                        : `exited (${a.exit ?? e.message}) before completing its join`;
+    a.kill();
+    throw new Error(`${spec.kind}: agent ${a.name} (pid ${a.pid}, ${through}) ${why}; its last output:\n` +
+                    (a.log.slice(-1500).trim() || '(none)'));
+  }
+  return a;
+}
+
+// Seeds one by one, then everyone else through the seeds, a few at a time and at most 20 a second.
+export async function startCluster(spec, o, n, agents, log) {
+  const t0 = performance.now();
+  const seeds = [...Array(seedCount(n)).keys()];
+  for (const s of seeds) await startAgent(spec, agents, s, s === 0 ? [] : [0], o.startTimeout);
+  let started = seeds.length;
+  let failed = null;
+  const tick = progress(5000, () => log(`${spec.kind}: ${started}/${n} agents started (${secondsSince(t0)} s)`));
+  const start = limiter(o.startConcurrency, 20);
+  await Promise.all([...Array(n - seeds.length).keys()].map((k) => start(async () => {
+    if (failed) return;
+    try {
+      await startAgent(spec, agents, seeds.length + k, seeds, o.startTimeout);
+      ++started;
+      tick();
+    } catch (e) {
+      failed = failed || e;
+    }
+  })));
+  if (failed) throw failed;
+  // From spawn to joined and serving: the seeds' times show the machine's load, not the cluster's.
+  const each = agents.map((a) => a.readyAt - a.startedAt);
+  return { seconds: Number(secondsSince(t0)), seeds: seeds.map((s) => agents[s].name),
+           agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) } };
+}
+
+// How many running agents' own event lines say every other running agent is alive.
+export function agreeing(agents) {
+  const up = agents.filter((a) => a && a.alive);
+  return up.filter((a) => up.every((b) => b === a || (a.seen.get(b.name) || {}).state === 'alive')).length;
+}
+
+export async function waitAgreement(spec, agents, timeoutS, what, log) {
+  const t0 = performance.now();
+  const up = () => agents.filter((a) => a && a.alive).length;
+  const tick = progress(10000, () => log(`${spec.kind}: ${agreeing(agents)}/${up()} agents see all alive (${secondsSince(t0)} s)`));
+  // agreeing() is O(N²): check less often for large N, so that the check itself stays below 5-10 %
+  // of a core at N = 1000.
+  await waitFor(() => { tick(); return agreeing(agents) === up(); }, timeoutS * 1000, what, Math.min(1000, 100 + agents.length));
+  return Number(secondsSince(t0));
+}
+
+// `k` observers spread evenly over the agents (k = 0: all of them).
+export function sample(agents, k) {
+  if (!k || k >= agents.length) return [...agents];
+  const out = new Set();
+  for (let j = 0; j < k; ++j) out.add(agents[Math.round((j * (agents.length - 1)) / (k - 1 || 1))]);
+  return [...out];
+}
+
+export const viewLimiter = (o) => limiter(o.pollConcurrency, o.pollRate);
+
+// Polls each observer's view until `ok(view)` holds for all, at most once per sweep of the ones
+// still pending. For each observer the change happened after the last poll that did not see it was
+// sent (`after`, 0 if the first poll saw it) and before the answer that saw it arrived (`times`),
+// both in ms since `t0`: a poll's own latency (a `serf members` process is started for each) widens
+// the bracket, never shifts it. Bounded by `timeoutS`; the ones still pending are in `pending`.
+export async function pollUntil(spec, observers, ok, { t0, timeoutS, poll, only, log, what }) {
+  const pending = new Set(observers);
+  const times = new Map();
+  const after = new Map();
+  const deadline = performance.now() + timeoutS * 1000;
+  const tick = progress(5000, () => log(`${spec.kind}: ${what}: ${observers.length - pending.size}/${observers.length} views agree`));
+  while (pending.size && performance.now() < deadline) {
+    const sweep = performance.now();
+    await Promise.all([...pending].map((a) => poll(async () => {
+      if (performance.now() > deadline) return;
+      const sent = performance.now() - t0;
+      let view;
+      try { view = await spec.view(a, only); } catch { return; }
+      if (ok(view, a)) {
+        times.set(a.name, performance.now() - t0);
+        pending.delete(a);
+      } else after.set(a.name, sent);
+    })));
+    tick();
+    // A sweep of a few pending observers is quick: poll each at most every 100 ms.
+    const rest = 100 - (performance.now() - sweep);
+    if (pending.size && rest > 0) await new Promise((r) => setTimeout(r, rest));
+  }
+  for (const name of times.keys()) if (!after.has(name)) after.set(name, 0);
+  return { times, after, pending: [...pending].map((a) => a.name) };
+}
