@@ -130,11 +130,13 @@ void Node::start(Millis now) {
   broadcast(now, self_name_, alive_message(self));
   schedule(now + stagger(config_.probe_interval), Timer::probe, probe_tick_token_ = next_token_++);
   schedule(now + stagger(config_.gossip_interval), Timer::gossip, gossip_token_ = next_token_++);
-  // As memberlist: the first exchange waits a random stagger plus a whole (scaled) interval.
+  // As memberlist: the first exchange waits a random stagger plus a whole interval, scaled to the
+  // cluster as it is known once the stagger is over (see Timer::push_pull). Scaled now, while a
+  // joining node knows only itself, every member of a large cluster that starts at once would
+  // make its first exchange several times sooner than memberlist does.
   if (config_.push_pull_interval > Millis{0})
-    schedule(now + stagger(config_.push_pull_interval) +
-                 push_pull_scale(config_.push_pull_interval, nodes_.size()),
-             Timer::push_pull, push_pull_token_ = next_token_++);
+    schedule(now + stagger(config_.push_pull_interval), Timer::push_pull,
+             push_pull_token_ = next_token_++);
   if (config_.reconnect_interval > Millis{0})
     schedule(now + stagger(config_.reconnect_interval), Timer::reconnect,
              reconnect_token_ = next_token_++);
@@ -302,6 +304,10 @@ void Node::fire(const TimerEntry& e, Millis now) {
       if (e.token != push_pull_token_) return;
       schedule(e.at + push_pull_scale(config_.push_pull_interval, nodes_.size()), Timer::push_pull,
                push_pull_token_ = next_token_++);
+      if (!push_pull_staggered_) {
+        push_pull_staggered_ = true;  // the stagger is over; the first interval starts now
+        return;
+      }
       push_pull(now);
       return;
     case Timer::reconnect:

@@ -274,6 +274,7 @@ class Node {
   bool gossip_idle_ = false;  // the gossip tick is off while nothing waits to be sent
   Millis gossip_next_at_{0};  // when idle: the tick that found nothing, plus one interval
   std::uint64_t push_pull_token_ = 0;
+  bool push_pull_staggered_ = false;  // the first push-pull timer (the stagger) has fired
   std::uint64_t reconnect_token_ = 0;
 
   std::optional<Probe> probe_;

@@ -535,3 +535,30 @@ TEST_CASE("metadata set before start is this node's; after start it is refused a
   CHECK_FALSE(n.set_meta(wire::Bytes{1}));
   CHECK(n.member("m")->meta == wire::Bytes{0xFF, 0x80});
 }
+
+TEST_CASE(
+    "the first full-state exchange waits an interval scaled to the cluster known after the "
+    "stagger") {
+  // memberlist's pushPullTrigger: a random stagger below PushPullInterval, then
+  // pushPullScale(interval, n) with n as known then. A node that knows only itself at start and
+  // 199 members a moment later scales by ceil(log2(200) - log2(32)) + 1 = 4: its first exchange
+  // comes 120-150 s after start, not 30-60 s.
+  Config config = Config::lan();
+  config.reconnect_interval = Millis{0};  // the members never answer: no exchanges with the dead
+  auto n = Node::create(config, "a", addr(1), vigil::Rng(11)).value();
+  n.start(Millis{0});
+  for (int i = 2; i <= 200; ++i)
+    n.add_member(
+        Millis{1}, "m" + std::to_string(i),
+        Address::from_octets(10, 0, i / 250 + 1, static_cast<std::uint8_t>(i % 250), 7946));
+  REQUIRE(n.members().size() == 200);
+  std::optional<Millis> first;
+  for (Millis t{2}; t < Millis{200000} && !first; t += Millis{100}) {
+    n.handle_tick(t);
+    if (!n.outbox().streams.empty()) first = t;
+    n.outbox().clear();
+  }
+  REQUIRE(first.has_value());
+  CHECK(*first >= Millis{120000});
+  CHECK(*first < Millis{150100});
+}
