@@ -100,6 +100,13 @@ try {
         // Paused demos draw only a few frames before they sleep.
         return s && s.frame >= 3 && s.embed === true;
       }, null, { timeout: 60000, polling: 200 });
+      // A demo replaying a trace fetches it first: draw what it shows once the trace is in.
+      if (new URL(frame.url()).searchParams.has('trace')) {
+        await frame.waitForFunction(() => window.vigil.state().trace, null, { timeout: 60000, polling: 200 });
+        const loaded = await frame.evaluate(() => window.vigil.state().frame);
+        await frame.waitForFunction((f) => window.vigil.state().frame >= f + 3, loaded,
+                                    { timeout: 60000, polling: 100 });
+      }
       const stats = await pngStats(browser, await handle.screenshot());
       check(stats.colors > 60 && stats.nonBackground > 0.05,
             `${id} demo ${i + 1} rendered (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(0)}% drawn)`);
