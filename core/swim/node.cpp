@@ -687,24 +687,10 @@ namespace {
 
 // memberlist compresses first and adds the CRC around that: [12][crc, 4 bytes][9]...
 bool is_compressed_packet(std::span<const std::uint8_t> packet) {
-  constexpr auto kCompress = static_cast<std::uint8_t>(wire::MessageType::compress);
   constexpr auto kCrc = static_cast<std::uint8_t>(wire::MessageType::has_crc);
   if (!packet.empty() && packet[0] == kCrc)
     packet = packet.subspan(std::min<std::size_t>(5, packet.size()));
-  return !packet.empty() && packet[0] == kCompress;
-}
-
-// A host hands over a stream message as it arrived: the agent's framing has already expanded a
-// compressed one, the simulator passes it on as it was sent. Returns the plain message, held in
-// `storage` if it had to be expanded.
-Result<std::span<const std::uint8_t>> expanded(std::span<const std::uint8_t> bytes,
-                                               wire::Bytes& storage) {
-  if (bytes.empty() || bytes[0] != static_cast<std::uint8_t>(wire::MessageType::compress))
-    return bytes;
-  auto plain = wire::open_compressed(bytes.subspan(1));
-  if (!plain) return plain.error();
-  storage = std::move(plain).value();
-  return std::span<const std::uint8_t>(storage);
+  return wire::is_compressed(packet);
 }
 
 }  // namespace
@@ -720,8 +706,10 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
     ++counters_.exchanges_unchanged;
     return state_cache_->sent;
   }
+  // A host hands over a stream message as it arrived: the agent's framing has already expanded a
+  // compressed one, the simulator passes it on as it was sent.
   wire::Bytes storage;
-  auto plain = expanded(received, storage);
+  auto plain = wire::expand_compressed(received, storage);
   if (!plain) return plain.error();
   const std::span<const std::uint8_t> bytes = *plain;
   if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ping)) {
@@ -755,8 +743,8 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
                                std::span<const std::uint8_t> received) {
   const bool own_view = is_own_view(received);  // before expanding it, as in handle_stream
   wire::Bytes storage;
-  auto plain =
-      own_view ? Result<std::span<const std::uint8_t>>(received) : expanded(received, storage);
+  auto plain = own_view ? Result<std::span<const std::uint8_t>>(received)
+                        : wire::expand_compressed(received, storage);
   if (!plain) {
     ++counters_.datagrams_rejected;
     ping_streams_.erase(id);
@@ -829,9 +817,7 @@ bool Node::is_own_view(std::span<const std::uint8_t> bytes) const {
   // exception is a pending suspicion, which a remote suspect or dead entry confirms; with one
   // pending, take the long way.
   if (!state_cache_ || !suspicions_.empty()) return false;
-  const bool compressed =
-      !bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::compress);
-  const wire::Bytes& mine = compressed ? state_cache_->sent : state_cache_->bytes;
+  const wire::Bytes& mine = wire::is_compressed(bytes) ? state_cache_->sent : state_cache_->bytes;
   return std::equal(bytes.begin(), bytes.end(), mine.begin(), mine.end());
 }
 

@@ -621,6 +621,19 @@ Bytes make_compressed(std::span<const std::uint8_t> payload) {
   return out;
 }
 
+bool is_compressed(std::span<const std::uint8_t> message) {
+  return !message.empty() && message[0] == static_cast<std::uint8_t>(MessageType::compress);
+}
+
+Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
+                                                        Bytes& storage) {
+  if (!is_compressed(message)) return message;
+  auto plain = open_compressed(message.subspan(1));
+  if (!plain) return plain.error();
+  storage = std::move(plain).value();
+  return std::span<const std::uint8_t>(storage);
+}
+
 Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte) {
   Reader r(after_type_byte);
   auto entries = r.read_map_header();

@@ -54,6 +54,13 @@ Bytes make_compressed(std::span<const std::uint8_t> payload);
 // algorithm, a malformed map, a corrupt LZW stream or one expanding beyond max_decompressed_size.
 Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte);
 
+// Whether `message` is a compress message (its first byte is type 9).
+bool is_compressed(std::span<const std::uint8_t> message);
+
+// `message` itself, or the payload of a compress message, expanded into `storage`.
+Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
+                                                        Bytes& storage);
+
 // [12][CRC-32 (IEEE) of message, big-endian][message].
 Bytes add_crc(std::span<const std::uint8_t> message);
 

@@ -37,13 +37,14 @@ std::string quoted(std::string_view s) {
   return "'" + std::string(s) + "'";
 }
 
-constexpr auto kCompress = static_cast<std::uint8_t>(MessageType::compress);
-
 // memberlist compresses stream messages too (EnableCompression, on by default in Serf); the
 // message inside is what the caller asked for.
 Result<Bytes> expand(std::span<const std::uint8_t> message) {
-  if (message.empty() || message[0] != kCompress) return Bytes(message.begin(), message.end());
-  return open_compressed(message.subspan(1));
+  Bytes storage;
+  auto plain = expand_compressed(message, storage);
+  if (!plain) return plain.error();
+  if (plain->data() == storage.data()) return storage;
+  return Bytes(plain->begin(), plain->end());
 }
 
 }  // namespace
@@ -98,7 +99,7 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
   const bool sealed = rest[0] == kEncrypt;
   if (!cipher) {
     if (sealed) return refuse(Refusal::encryption, "stream is encrypted and no key is configured");
-    if (rest[0] != kCompress) {
+    if (!is_compressed(rest)) {
       if (!complete(rest)) return {};
       return ready(Bytes(rest.begin(), rest.end()), false);
     }
@@ -126,7 +127,7 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
   auto inner = expand(*opened);
   if (!inner)
     return refuse(Refusal::malformed, "compressed stream message: " + inner.error().message);
-  return ready(std::move(inner).value(), (*opened)[0] == kCompress);
+  return ready(std::move(inner).value(), is_compressed(*opened));
 }
 
 }  // namespace vigil::wire
