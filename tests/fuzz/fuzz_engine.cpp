@@ -44,10 +44,15 @@ void check(bool condition) {
 
 // What may travel on a stream: a full-state exchange, or memberlist's TCP fallback ping and the
 // ack that answers it.
+// A stream message may be compressed (the engine compresses full states by default); it must
+// then expand to one of the above.
 template <typename Single>
-bool is_stream_message(std::span<const std::uint8_t> bytes) {
-  if (wire::decode_push_pull_view(bytes).ok()) return true;
-  auto single = wire::decode_message(bytes);
+bool is_stream_message(std::span<const std::uint8_t> sent) {
+  wire::Bytes storage;
+  const auto bytes = wire::expand_compressed(sent, storage);
+  if (!bytes) return false;
+  if (wire::decode_push_pull_view(*bytes).ok()) return true;
+  auto single = wire::decode_message(*bytes);
   return single.ok() && std::holds_alternative<Single>(*single);
 }
 
@@ -75,8 +80,11 @@ struct Harness {
       if (const auto* alive = std::get_if<wire::Alive>(&m)) seen.insert(alive->node);
   }
 
-  void note_stream_names(std::span<const std::uint8_t> bytes) {
-    const auto view = wire::decode_push_pull_view(bytes);
+  void note_stream_names(std::span<const std::uint8_t> sent) {
+    wire::Bytes storage;
+    const auto bytes = wire::expand_compressed(sent, storage);
+    if (!bytes) return;
+    const auto view = wire::decode_push_pull_view(*bytes);
     if (!view) return;
     for (const auto& n : view->nodes) seen.insert(std::string(n.name));
   }
