@@ -66,17 +66,16 @@ mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
 # Sums one libFuzzer statistic over the logs of a run (one log per job).
 stat() { awk -v key="stat::$1:" '$1 == key { s += $2 } END { print s + 0 }' "${@:2}"; }
 
-failed=()
-summary=()
-for target in "${targets[@]}"; do
-  work="$build/fuzz-work/$target"
-  logs="$build/fuzz-logs/$target"
+# Runs one target and writes its summary line to fuzz-logs/TARGET.summary; its exit status is the
+# fuzzer's.
+run_target() {
+  local target=$1 work="$build/fuzz-work/$1" logs="$build/fuzz-logs/$1"
   rm -rf "$logs" && mkdir -p "$work" "$logs"
   echo "[fuzz] $target for ${seconds} s ($jobs job(s))" >&2
   # -timeout: one input taking this long is a hang (the slowest seen are well under a second).
-  args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
-        -artifact_prefix="$build/fuzz-artifacts/$target-" "$work" "$build/fuzz-corpus/$target")
-  status=0
+  local args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1
+              -artifact_prefix="$build/fuzz-artifacts/$target-" "$work" "$build/fuzz-corpus/$target")
+  local status=0
   if ((jobs == 1)); then
     "$build/bin/$target" "${args[@]}" >"$logs/fuzz-0.log" 2>&1 || status=$?
   else
@@ -84,21 +83,47 @@ for target in "${targets[@]}"; do
     (cd "$logs" && "$build/bin/$target" -jobs="$jobs" -workers="$jobs" "${args[@]}" >"$logs/main.log" 2>&1) ||
       status=$?
   fi
-  worker_logs=("$logs"/fuzz-*.log)
+  local worker_logs=("$logs"/fuzz-*.log)
   # A worker's failure shows in its log even when the exit status of a multi-job run does not.
   if grep -qE '^==[0-9]+== ?ERROR|deadly signal' "${worker_logs[@]}"; then ((status)) || status=1; fi
+  local execs rate cov corpus
   execs=$(stat number_of_executed_units "${worker_logs[@]}")
   rate=$(stat average_exec_per_sec "${worker_logs[@]}")
   cov=$(grep -hoE 'cov: [0-9]+' "${worker_logs[@]}" | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
   corpus=$(grep -hoE 'corp: [0-9]+' "${worker_logs[@]}" | awk '{ if ($2 > m) m = $2 } END { print m + 0 }')
-  line="$target: $execs execs ($rate/s), cov $cov, corpus $corpus inputs"
-  if ((status != 0)); then
-    line+=" — FAILED (exit $status)"
+  local line="$target: $execs execs ($rate/s), cov $cov, corpus $corpus inputs"
+  ((status == 0)) || line+=" — FAILED (exit $status)"
+  echo "$line" >"$build/fuzz-logs/$target.summary"
+  return "$status"
+}
+
+# Single-job targets run side by side, all at once, so that the run takes one period whatever the
+# number of targets (on 2 cores three of them still get two thirds of a core each); multi-job runs
+# take the machine one after the other.
+declare -A pid_of status_of
+for target in "${targets[@]}"; do
+  run_target "$target" &
+  pid_of[$target]=$!
+  if ((jobs > 1)); then
+    status_of[$target]=0
+    wait "${pid_of[$target]}" || status_of[$target]=$?
+  fi
+done
+for target in "${targets[@]}"; do
+  [[ -n ${status_of[$target]:-} ]] && continue
+  status_of[$target]=0
+  wait "${pid_of[$target]}" || status_of[$target]=$?
+done
+
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+  if ((status_of[$target] != 0)); then
     failed+=("$target")
-    tail -n 40 "${worker_logs[@]}" >&2
+    tail -n 40 "$build/fuzz-logs/$target"/fuzz-*.log >&2
     ls "$build/fuzz-artifacts"/"$target"-* 2>/dev/null | sed 's/^/[fuzz] reproducer: /' >&2 || true
   fi
-  summary+=("$line")
+  summary+=("$(cat "$build/fuzz-logs/$target.summary")")
 done
 
 printf '[fuzz] %s\n' "${summary[@]}" >&2

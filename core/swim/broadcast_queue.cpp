@@ -1,6 +1,7 @@
 #include <vigil/swim/broadcast_queue.hpp>
 
 #include <cmath>
+#include <limits>
 
 namespace vigil::swim {
 
@@ -26,15 +27,15 @@ std::vector<wire::Bytes> BroadcastQueue::take(std::size_t overhead, std::size_t 
   if (items_.empty()) return out;
   std::vector<Item> resend;
   std::size_t used = 0;
-  // One pass in (transmits, largest first) order: within a tier the first item that fits is
-  // the largest that fits, as in memberlist.
-  for (auto it = items_.begin(); it != items_.end();) {
-    if (used + overhead >= budget) break;
+  // In (transmits, largest first) order: within a tier the first item that fits is the largest
+  // that fits, as in memberlist, and a search finds it without walking past the ones that do not.
+  auto it = items_.begin();
+  while (it != items_.end() && used + overhead < budget) {
     const std::size_t free = budget - used - overhead;
-    if (it->length > free) {
-      ++it;
-      continue;
-    }
+    const int tier = it->transmits;
+    it = items_.lower_bound(Key{tier, free, std::numeric_limits<std::uint64_t>::max()});
+    if (it == items_.end()) break;
+    if (it->transmits != tier) continue;  // nothing in this tier fits: on to the next one
     used += overhead + it->length;
     Item item = std::move(items_.extract(it++).value());
     by_member_.erase(item.member);

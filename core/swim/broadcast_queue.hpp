@@ -37,11 +37,28 @@ class BroadcastQueue {
     std::string member;
     wire::Bytes message;
   };
+  // Where a search starts: the first item of a tier no longer than a length.
+  struct Key {
+    int transmits;
+    std::size_t length;
+    std::uint64_t id;
+  };
   struct Order {
+    using is_transparent = void;
+    static bool less(int at, std::size_t al, std::uint64_t ai, int bt, std::size_t bl,
+                     std::uint64_t bi) {
+      if (at != bt) return at < bt;
+      if (al != bl) return al > bl;
+      return ai > bi;
+    }
     bool operator()(const Item& a, const Item& b) const {
-      if (a.transmits != b.transmits) return a.transmits < b.transmits;
-      if (a.length != b.length) return a.length > b.length;
-      return a.id > b.id;
+      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
+    }
+    bool operator()(const Item& a, const Key& b) const {
+      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
+    }
+    bool operator()(const Key& a, const Item& b) const {
+      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
     }
   };
   std::set<Item, Order> items_;

@@ -2,6 +2,11 @@
 
 #include <vigil/swim/broadcast_queue.hpp>
 
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
 using namespace vigil::swim;
 using vigil::wire::Bytes;
 
@@ -54,4 +59,54 @@ TEST_CASE("the budget counts each part's overhead and skips items that do not fi
   CHECK(out[0] == msg(20, 2));
   CHECK(q.size() == 2);  // big waits for a roomier datagram; small goes around again
   CHECK(q.take(2, 10, 4).empty());
+}
+
+TEST_CASE("take picks what a plain walk over the queue would pick, tier by tier") {
+  // The walk memberlist's description implies: in (least sent, largest, newest) order, every item
+  // that still fits goes in. The queue seeks instead of walking; the picks must be the same.
+  struct Model {
+    std::string member;
+    Bytes message;
+    int transmits;
+    std::uint64_t id;
+    bool sent_now = false;
+  };
+  std::vector<Model> model;
+  std::uint64_t next_id = 0;
+  BroadcastQueue q;
+  std::mt19937 rng(21);
+  for (int step = 0; step < 5000; ++step) {
+    if (rng() % 3 != 0) {
+      const std::string member = "m" + std::to_string(rng() % 60);
+      const Bytes message = msg(1 + rng() % 300, static_cast<std::uint8_t>(step));
+      std::erase_if(model, [&](const Model& m) { return m.member == member; });
+      model.push_back(Model{member, message, 0, next_id++, false});
+      q.queue(member, message);
+      continue;
+    }
+    const std::size_t overhead = rng() % 4;
+    const std::size_t budget = 10 + rng() % 1400;
+    const int limit = 1 + static_cast<int>(rng() % 6);
+    std::sort(model.begin(), model.end(), [](const Model& a, const Model& b) {
+      if (a.transmits != b.transmits) return a.transmits < b.transmits;
+      if (a.message.size() != b.message.size()) return a.message.size() > b.message.size();
+      return a.id > b.id;
+    });
+    std::vector<Bytes> expected;
+    std::size_t used = 0;
+    for (Model& m : model) m.sent_now = false;
+    for (Model& m : model) {
+      if (used + overhead >= budget) break;
+      if (m.message.size() > budget - used - overhead) continue;
+      used += overhead + m.message.size();
+      expected.push_back(m.message);
+      ++m.transmits;
+      m.sent_now = true;
+    }
+    // An item leaves once it is sent for the limit's time; one not sent now stays, whatever its
+    // count.
+    std::erase_if(model, [&](const Model& m) { return m.sent_now && m.transmits >= limit; });
+    REQUIRE(q.take(overhead, budget, limit) == expected);
+    REQUIRE(q.size() == model.size());
+  }
 }

@@ -26,10 +26,21 @@ async function viewsAgree(spec, observers, ok, o, log, what) {
   return r.pending.length === 0;
 }
 
+function falsePositives(spec, agents, marks) {
+  const evs = agents.flatMap((a, i) => a.events.slice(marks[i]));
+  const deaths = evs.filter((e) => e.kind === spec.dead);
+  return {
+    false_deaths: deaths.length,  // (observer, member) pairs
+    members_falsely_declared: new Set(deaths.map((e) => e.member)).size,
+    suspect_views: evs.filter((e) => e.kind === 'suspect').length,  // vigil prints them; serf does not
+  };
+}
+
 async function idle(spec, agents, o, log) {
   const n = agents.length;
   log(`${spec.kind}: idle window ${o.idleSeconds} s`);
   const load0 = os.loadavg()[0];
+  const marks = agents.map((a) => a.events.length);
   const c0 = nftCounters(spec.kind);
   const ticks0 = agents.map((a) => cpuTicks(a.pid));
   const t0 = performance.now();
@@ -54,9 +65,11 @@ async function idle(spec, agents, o, log) {
     cpu_percent_of_core: stat(cpu, 3),
     ...traffic(c0, c1, seconds, n),
     loadavg_1m: [round(load0, 2), round(os.loadavg()[0], 2)],
+    // Every agent is alive and the network clean, so any death or suspicion here is false.
+    ...falsePositives(spec, agents, marks),
   };
   log(`${spec.kind}: idle RSS ${r.rss_kb.mean} kB, PSS ${r.pss_kb.mean} kB, CPU ${r.cpu_percent_of_core.mean} %, ` +
-      `${r.bytes_per_s_per_agent} B/s per agent`);
+      `${r.bytes_per_s_per_agent} B/s per agent, false deaths ${r.false_deaths}`);
   return r;
 }
 
@@ -171,16 +184,13 @@ async function loss(spec, agents, o, log) {
   const lc1 = nftCounters(spec.kind);
   const m1 = spec.metrics ? await metrics() : null;
   const evs = agents.flatMap((a, i) => a.events.slice(marks[i]).map((e) => ({ ...e, observer: a.name })));
-  const deaths = evs.filter((e) => e.kind === spec.dead);
   const sum = (key) => m1.reduce((s, m, i) => s + m[key] - m0[i][key], 0);
   const r = {
     seconds: round(lossS),
     loss_percent: o.lossPercent,
     agents: agents.length,
     agents_running_at_end: agents.filter((a) => a.alive).length,
-    // (observer, member) pairs: a live member declared dead/failed in one agent's view.
-    false_deaths: deaths.length,
-    members_falsely_declared: [...new Set(deaths.map((e) => e.member))].length,
+    ...falsePositives(spec, agents, marks),
     // accusations (suspect or dead) that reached a live member and that it refuted.
     refutations: spec.metrics ? sum('refutations') : evs.filter((e) => e.kind === 'refuted').length,
     // probes of a live member that got no ack at all (direct, relayed, TCP) and so suspected it.
@@ -192,7 +202,6 @@ async function loss(spec, agents, o, log) {
   if (!spec.metrics) r.probes_saved_by_tcp = evs.filter((e) => e.kind === 'tcp_saved').length;
   else {
     r.suspicions_started = sum('suspicions');
-    r.suspect_views = evs.filter((e) => e.kind === 'suspect').length;
   }
   r.views_recovered = await waitAgreement(spec, agents, 120, 'recovery', log).then(() => true, () => false);
   log(`${spec.kind}: false deaths ${r.false_deaths}, refutations ${r.refutations}, failed probes ${r.failed_probes}`);

@@ -209,6 +209,7 @@ const METRICS = {
                        get: (r) => r.detection && r.detection.first_survivor_ms.median / 1000 },
   start_s: { label: 'start of N agents until all agree', unit: 's',
              get: (r) => r.start && r.start.agreement_s !== undefined ? r.start.seconds + r.start.agreement_s : null },
+  idle_false_deaths: { label: 'live members declared dead while idle', unit: 'views', get: (r) => r.idle?.false_deaths },
   false_deaths: { label: 'live members declared dead under loss', unit: 'views', get: (r) => r.loss?.false_deaths },
   refutations: { label: 'accusations refuted under loss', unit: 'count', get: (r) => r.loss?.refutations },
 };
