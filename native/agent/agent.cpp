@@ -301,7 +301,6 @@ void Agent::drain() {
       std::printf("[%s] %s %s %s #%u%s\n", node_.name().c_str(), clock_text(e.at).c_str(),
                   std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation,
                   by.c_str());
-      std::fflush(stdout);
     }
     if (e.kind == swim::EventKind::removed) {
       detectors_.forget(e.member);
@@ -310,6 +309,8 @@ void Agent::drain() {
     }
     if (http_) http_->broadcast(event_json(e).dump());
   }
+  // One write for the whole batch: a join into 1,000 members prints 1,000 lines at once.
+  if (!box.events.empty()) std::fflush(stdout);
   if (http_)
     for (const auto& u : box.user_messages) http_->broadcast(user_message_json(u).dump());
   box.clear();

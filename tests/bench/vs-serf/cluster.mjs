@@ -30,6 +30,10 @@ export async function startAgent(spec, agents, index, joins, timeoutS) {
 }
 
 // Seeds one by one, then everyone else through the seeds, a few at a time and at most 20 a second.
+// With o.startWave > 0 they come in waves of that many, each started once every agent already
+// running sees all the others alive: while news of joins keeps arriving every member gossips at
+// its full rate, so that a large cluster started in one stream saturates a small machine for as
+// long as the stream lasts; waves give it quiet gaps.
 export async function startCluster(spec, o, n, agents, log) {
   const t0 = performance.now();
   const seeds = [...Array(seedCount(n)).keys()];
@@ -38,16 +42,22 @@ export async function startCluster(spec, o, n, agents, log) {
   let failed = null;
   const tick = progress(5000, () => log(`${spec.kind}: ${started}/${n} agents started (${secondsSince(t0)} s)`));
   const start = limiter(o.startConcurrency, 20);
-  await Promise.all([...Array(n - seeds.length).keys()].map((k) => start(async () => {
-    if (failed) return;
-    try {
-      await startAgent(spec, agents, seeds.length + k, seeds, o.startTimeout);
-      ++started;
-      tick();
-    } catch (e) {
-      failed = failed || e;
-    }
-  })));
+  const wave = o.startWave > 0 ? o.startWave : n;
+  for (let first = seeds.length; first < n && !failed; first += wave) {
+    const last = Math.min(n, first + wave);
+    if (first > seeds.length)
+      await waitAgreement(spec, agents, 120 + 0.3 * first, `${spec.kind}: the ${first} agents started so far to agree`, log);
+    await Promise.all([...Array(last - first).keys()].map((k) => start(async () => {
+      if (failed) return;
+      try {
+        await startAgent(spec, agents, first + k, seeds, o.startTimeout);
+        ++started;
+        tick();
+      } catch (e) {
+        failed = failed || e;
+      }
+    })));
+  }
   if (failed) throw failed;
   // From spawn to joined and serving: the seeds' times show the machine's load, not the cluster's.
   const each = agents.map((a) => a.readyAt - a.startedAt);
@@ -61,13 +71,28 @@ export function agreeing(agents) {
   return up.filter((a) => up.every((b) => b === a || (a.seen.get(b.name) || {}).state === 'alive')).length;
 }
 
+// The first `k` (observer, member) pairs whose event lines do not show the member alive.
+function disagreements(agents, k) {
+  const up = agents.filter((a) => a && a.alive);
+  const out = [];
+  for (const a of up)
+    for (const b of up)
+      if (a !== b && (a.seen.get(b.name) || {}).state !== 'alive' && out.length < k)
+        out.push(`${a.name} has ${b.name} ${(a.seen.get(b.name) || {}).state || 'unknown'}`);
+  return out;
+}
+
 export async function waitAgreement(spec, agents, timeoutS, what, log) {
   const t0 = performance.now();
   const up = () => agents.filter((a) => a && a.alive).length;
   const tick = progress(10000, () => log(`${spec.kind}: ${agreeing(agents)}/${up()} agents see all alive (${secondsSince(t0)} s)`));
   // agreeing() is O(N²): check less often for large N, so that the check itself stays below 5-10 %
   // of a core at N = 1000.
-  await waitFor(() => { tick(); return agreeing(agents) === up(); }, timeoutS * 1000, what, Math.min(1000, 100 + agents.length));
+  try {
+    await waitFor(() => { tick(); return agreeing(agents) === up(); }, timeoutS * 1000, what, Math.min(1000, 100 + agents.length));
+  } catch (e) {
+    throw new Error(`${e.message} (${disagreements(agents, 5).join('; ')})`);
+  }
   return Number(secondsSince(t0));
 }
 

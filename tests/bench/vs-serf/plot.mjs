@@ -32,6 +32,7 @@ const COLUMNS = [
   { key: 'join_s', head: 'join s (views)', digits: 2 },
   { key: 'join_events_s', head: 'join s (events)', digits: 2 },
   { key: 'detection_s', head: 'detection s', digits: 2 },
+  { key: 'idle_false_deaths', head: 'false deaths, idle', digits: 0 },
 ];
 
 const fmt = (x, digits) => (x === null || x === undefined ? '–'
@@ -56,7 +57,8 @@ export function markdown(result) {
   for (const p of result.summary) {
     for (const k of kinds) {
       const s = p[k.kind];
-      const runs = (s.bytes_per_s?.n ?? 0) + (s.failed_runs ? ` (${s.failed_runs} failed)` : '');
+      const runs = (s.bytes_per_s?.n ?? 0) + (s.failed_runs ? ` (${s.failed_runs} failed)` : '') +
+                   (s.skipped_runs ? ` (${s.skipped_runs} not run)` : '');
       lines.push(`| ${p.agents} | ${k.label} | ${COLUMNS.map((col) => cell(s[col.key], col.digits)).join(' | ')} | ${runs} |`);
     }
     if (p.ratio)

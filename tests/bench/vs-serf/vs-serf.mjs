@@ -53,16 +53,20 @@ options:
   --poll-rate R           view requests per second at most              (default 40)
   --start-concurrency C   agents starting at once, each joining through the seeds (default 8)
   --start-timeout S       bound on one agent's start and join           (default 60)
+  --start-wave W          start the agents in waves of W, each once all running agents agree
+                          (0: one stream)                               (default 0)
   --loss-minutes M        length of the loss phase, 0 for none          (default 5)
   --loss-percent P        UDP datagrams dropped at random               (default 15)
   --only vigil|serf       run one kind only (no ratios)
+  --serf-max N            skip Serf points above N agents (recorded as skipped): on a small
+                          machine Serf stops holding well before vigil does (default: none)
   --help                  this text`;
 
 const DEFAULTS = {
   vigil: path.join(repo, 'build/bin/vigil'), serf: 'serf', out: path.join(repo, 'build/vs-serf.json'),
   agents: '20', repeats: '3', 'idle-seconds': '60', 'settle-seconds': '10', kills: '5', 'detect-timeout': '120',
   'join-timeout': '60', observers: '50', 'poll-concurrency': '4', 'poll-rate': '40', 'start-concurrency': '8',
-  'start-timeout': '60', 'loss-minutes': '5', 'loss-percent': '15', only: '', inner: '',
+  'start-timeout': '60', 'start-wave': '0', 'loss-minutes': '5', 'loss-percent': '15', only: '', 'serf-max': '', inner: '',
 };
 
 function fail(message, code = 2) {
@@ -106,8 +110,10 @@ function parseOptions(argv) {
   o.pollRate = num('poll-rate', 1, 10000, false);
   o.startConcurrency = num('start-concurrency', 1, 64, true);
   o.startTimeout = num('start-timeout', 5, 1200, false);
+  o.startWave = num('start-wave', 0, MAX_AGENTS, true);
   o.lossMinutes = num('loss-minutes', 0, 120, false);
   o.lossPercent = num('loss-percent', 0, 99, true);
+  o.serfMax = o['serf-max'] === '' ? Infinity : num('serf-max', 3, MAX_AGENTS, true);
   if (o.only && o.only !== 'vigil' && o.only !== 'serf') fail(`--only: expected vigil or serf, got '${o.only}'`);
   for (const k of ['vigil', 'out']) o[k] = path.resolve(o[k]);
   return o;
@@ -218,12 +224,13 @@ function summarise(runs, o, kinds) {
   return o.agentList.map((n) => {
     const point = { agents: n };
     for (const kind of kinds) {
-      const mine = runs.filter((r) => r.agents === n && r.kind === kind && !r.error);
+      const mine = runs.filter((r) => r.agents === n && r.kind === kind && !r.error && !r.skipped);
       point[kind] = Object.fromEntries(Object.entries(METRICS).map(([key, m]) => [key, spread(mine.map((r) => {
         const v = m.get(r);
         return typeof v === 'number' ? v : null;
       }))]));
       point[kind].failed_runs = runs.filter((r) => r.agents === n && r.kind === kind && r.error).length;
+      point[kind].skipped_runs = runs.filter((r) => r.agents === n && r.kind === kind && r.skipped).length;
     }
     if (kinds.length === 2)
       point.ratio = Object.fromEntries(Object.keys(METRICS).map((key) => {
@@ -261,6 +268,7 @@ async function inner(o) {
     config: { agents: o.agentList, repeats: o.repeatCount, profile: 'lan', idle_seconds: o.idleSeconds,
               settle_seconds: o.settleSeconds, kills: o.kills, observers: o.observers || 'all',
               poll_concurrency: o.pollConcurrency, poll_rate_per_s: o.pollRate, start_concurrency: o.startConcurrency,
+              start_wave: o.startWave || null, serf_max: Number.isFinite(o.serfMax) ? o.serfMax : null,
               loss_minutes: o.lossMinutes, loss_percent: o.lossPercent },
     method: {
       order: 'for each repeat, for each N ascending, both kinds one after the other; odd repeats run vigil first, ' +
@@ -311,6 +319,13 @@ async function inner(o) {
       for (const kind of order) {
         const eta = done ? ` (about ${Math.round(((performance.now() - tRun) / done) * (total - done) / 60000)} min left)` : '';
         log(`point ${done + 1}/${total}: repeat ${repeat}/${o.repeatCount}, N=${n}, ${kind}${eta}`);
+        if (kind === 'serf' && n > o.serfMax) {
+          log(`serf at N=${n}: skipped (--serf-max ${o.serfMax})`);
+          result.runs.push({ repeat, first: order[0] === kind, kind, agents: n, skipped: `above --serf-max ${o.serfMax}` });
+          ++done;
+          write();
+          continue;
+        }
         const t0 = performance.now();
         const r = await runPoint(kind, n, o, log);
         result.runs.push({ repeat, first: order[0] === kind, wall_s: round((performance.now() - t0) / 1000), ...r });
