@@ -101,18 +101,17 @@ run_target() {
 # number of targets (on 2 cores three of them still get two thirds of a core each); multi-job runs
 # take the machine one after the other.
 declare -A pid_of status_of
+finish() {
+  status_of[$1]=0
+  wait "${pid_of[$1]}" || status_of[$1]=$?
+}
 for target in "${targets[@]}"; do
   run_target "$target" &
   pid_of[$target]=$!
-  if ((jobs > 1)); then
-    status_of[$target]=0
-    wait "${pid_of[$target]}" || status_of[$target]=$?
-  fi
+  ((jobs == 1)) || finish "$target"
 done
 for target in "${targets[@]}"; do
-  [[ -n ${status_of[$target]:-} ]] && continue
-  status_of[$target]=0
-  wait "${pid_of[$target]}" || status_of[$target]=$?
+  [[ -v "status_of[$target]" ]] || finish "$target"
 done
 
 failed=()

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -43,22 +44,14 @@ class BroadcastQueue {
     std::size_t length;
     std::uint64_t id;
   };
+  // Least sent first; within a tier the largest, then the newest.
   struct Order {
     using is_transparent = void;
-    static bool less(int at, std::size_t al, std::uint64_t ai, int bt, std::size_t bl,
-                     std::uint64_t bi) {
-      if (at != bt) return at < bt;
-      if (al != bl) return al > bl;
-      return ai > bi;
-    }
-    bool operator()(const Item& a, const Item& b) const {
-      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
-    }
-    bool operator()(const Item& a, const Key& b) const {
-      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
-    }
-    bool operator()(const Key& a, const Item& b) const {
-      return less(a.transmits, a.length, a.id, b.transmits, b.length, b.id);
+    static Key key(const Item& i) { return {i.transmits, i.length, i.id}; }
+    static Key key(const Key& k) { return k; }
+    bool operator()(const auto& a, const auto& b) const {
+      const Key x = key(a), y = key(b);
+      return std::tie(x.transmits, y.length, y.id) < std::tie(y.transmits, x.length, x.id);
     }
   };
   std::set<Item, Order> items_;

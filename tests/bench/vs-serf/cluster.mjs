@@ -65,26 +65,29 @@ export async function startCluster(spec, o, n, agents, log) {
            agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) } };
 }
 
+const liveAgents = (agents) => agents.filter((a) => a && a.alive);
+// What `a`'s own event lines last said of `b`.
+const stateIn = (a, b) => (a.seen.get(b.name) || {}).state;
+
 // How many running agents' own event lines say every other running agent is alive.
 export function agreeing(agents) {
-  const up = agents.filter((a) => a && a.alive);
-  return up.filter((a) => up.every((b) => b === a || (a.seen.get(b.name) || {}).state === 'alive')).length;
+  const up = liveAgents(agents);
+  return up.filter((a) => up.every((b) => b === a || stateIn(a, b) === 'alive')).length;
 }
 
 // The first `k` (observer, member) pairs whose event lines do not show the member alive.
 function disagreements(agents, k) {
-  const up = agents.filter((a) => a && a.alive);
+  const up = liveAgents(agents);
   const out = [];
   for (const a of up)
     for (const b of up)
-      if (a !== b && (a.seen.get(b.name) || {}).state !== 'alive' && out.length < k)
-        out.push(`${a.name} has ${b.name} ${(a.seen.get(b.name) || {}).state || 'unknown'}`);
+      if (a !== b && stateIn(a, b) !== 'alive' && out.length < k) out.push(`${a.name} has ${b.name} ${stateIn(a, b) || 'unknown'}`);
   return out;
 }
 
 export async function waitAgreement(spec, agents, timeoutS, what, log) {
   const t0 = performance.now();
-  const up = () => agents.filter((a) => a && a.alive).length;
+  const up = () => liveAgents(agents).length;
   const tick = progress(10000, () => log(`${spec.kind}: ${agreeing(agents)}/${up()} agents see all alive (${secondsSince(t0)} s)`));
   // agreeing() is O(N²): check less often for large N, so that the check itself stays below 5-10 %
   // of a core at N = 1000.

@@ -26,8 +26,10 @@ async function viewsAgree(spec, observers, ok, o, log, what) {
   return r.pending.length === 0;
 }
 
-function falsePositives(spec, agents, marks) {
-  const evs = agents.flatMap((a, i) => a.events.slice(marks[i]));
+// Every agent's events since `marks` (its event count at the start of a phase), with who saw each.
+const eventsSince = (agents, marks) => agents.flatMap((a, i) => a.events.slice(marks[i]).map((e) => ({ ...e, observer: a.name })));
+
+function falsePositives(spec, evs) {
   const deaths = evs.filter((e) => e.kind === spec.dead);
   return {
     false_deaths: deaths.length,  // (observer, member) pairs
@@ -66,7 +68,7 @@ async function idle(spec, agents, o, log) {
     ...traffic(c0, c1, seconds, n),
     loadavg_1m: [round(load0, 2), round(os.loadavg()[0], 2)],
     // Every agent is alive and the network clean, so any death or suspicion here is false.
-    ...falsePositives(spec, agents, marks),
+    ...falsePositives(spec, eventsSince(agents, marks)),
   };
   log(`${spec.kind}: idle RSS ${r.rss_kb.mean} kB, PSS ${r.pss_kb.mean} kB, CPU ${r.cpu_percent_of_core.mean} %, ` +
       `${r.bytes_per_s_per_agent} B/s per agent, false deaths ${r.false_deaths}`);
@@ -183,14 +185,14 @@ async function loss(spec, agents, o, log) {
   const lcpu = cpuOver(agents, lt0, lossS);
   const lc1 = nftCounters(spec.kind);
   const m1 = spec.metrics ? await metrics() : null;
-  const evs = agents.flatMap((a, i) => a.events.slice(marks[i]).map((e) => ({ ...e, observer: a.name })));
+  const evs = eventsSince(agents, marks);
   const sum = (key) => m1.reduce((s, m, i) => s + m[key] - m0[i][key], 0);
   const r = {
     seconds: round(lossS),
     loss_percent: o.lossPercent,
     agents: agents.length,
     agents_running_at_end: agents.filter((a) => a.alive).length,
-    ...falsePositives(spec, agents, marks),
+    ...falsePositives(spec, evs),
     // accusations (suspect or dead) that reached a live member and that it refuted.
     refutations: spec.metrics ? sum('refutations') : evs.filter((e) => e.kind === 'refuted').length,
     // probes of a live member that got no ack at all (direct, relayed, TCP) and so suspected it.
