@@ -15,6 +15,8 @@ Status Config::validate() const {
   if (awareness_max_multiplier < 1) return Error{"awareness max multiplier must be >= 1"};
   if (push_pull_interval < Millis{0})
     return Error{"push-pull interval must be >= 0 (0 disables it)"};
+  if (join_follow_up < Millis{0})
+    return Error{"join follow-up must be >= 0 (0 merges a join's reply as memberlist does)"};
   if (gossip_to_the_dead_time < Millis{0}) return Error{"gossip-to-the-dead time must be >= 0"};
   if (reconnect_interval < Millis{0})
     return Error{"reconnect interval must be >= 0 (0 disables it)"};
@@ -37,6 +39,7 @@ Config Config::wan() {
   c.gossip_nodes = 4;
   c.suspicion_mult = 6;
   c.push_pull_interval = Millis{60000};
+  c.join_follow_up = Millis{5000};
   c.gossip_to_the_dead_time = Millis{60000};
   c.reconnect_interval = Millis{60000};
   return c;
@@ -52,6 +55,7 @@ Config Config::local() {
   c.retransmit_mult = 2;
   c.indirect_checks = 1;
   c.push_pull_interval = Millis{15000};
+  c.join_follow_up = Millis{1000};
   c.gossip_to_the_dead_time = Millis{15000};
   c.reconnect_interval = Millis{15000};
   return c;

@@ -151,6 +151,9 @@ Millis Node::stagger(Millis period) {
 
 void Node::join(Millis now, const std::vector<Address>& seeds) {
   if (!join_result_) join_result_ = JoinResult{};
+  // Only a node that knows no one yet may keep what the seeds tell it to itself: a running
+  // member joining another cluster must still spread that cluster's names through its own.
+  lone_join_ = nodes_.size() <= 1 && config_.join_follow_up > Millis{0};
   for (const auto& seed : seeds) {
     if (seed == self_address_) {
       join_result_->failures.push_back({seed, "this node's own address"});
@@ -257,6 +260,8 @@ bool Node::timer_is_dead(const TimerEntry& e) const {
       return e.token != push_pull_token_;
     case Timer::reconnect:
       return e.token != reconnect_token_;
+    case Timer::join_follow_up:
+      return e.token != join_follow_up_token_;
     case Timer::suspicion:
     case Timer::relay:
       return false;
@@ -315,6 +320,9 @@ void Node::fire(const TimerEntry& e, Millis now) {
       schedule(e.at + config_.reconnect_interval, Timer::reconnect,
                reconnect_token_ = next_token_++);
       reconnect(now);
+      return;
+    case Timer::join_follow_up:
+      if (e.token == join_follow_up_token_) push_pull(now);
       return;
     case Timer::suspicion: {
       auto name_it = suspicion_tokens_.find(e.token);
@@ -781,9 +789,14 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
       join_exchange_ended(now, id, "its reply did not decode: " + remote.error().message);
       return;
     }
+    quiet_merge_ = join && lone_join_;
     merge_remote_state(now, *remote);
+    quiet_merge_ = false;
   }
   join_exchange_ended(now, id, std::nullopt);
+  if (join && lone_join_ && !left_)
+    schedule(now + config_.join_follow_up, Timer::join_follow_up,
+             join_follow_up_token_ = next_token_++);
   // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
   // announcement may have been spent while we knew only the seed.
   if (join && !left_) broadcast(now, self_name_, alive_message(*find(self_name_)));
@@ -1082,7 +1095,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
     refute(now, *m, a.incarnation);
     return;
   }
-  broadcast(now, a.node, a);
+  if (!quiet_merge_) broadcast(now, a.node, a);
   m->incarnation = a.incarnation;
   m->meta = a.meta;
   m->address = *address;

@@ -130,6 +130,7 @@ class Node {
     gossip,
     push_pull,
     reconnect,
+    join_follow_up,
     suspicion,
     relay
   };
@@ -276,6 +277,9 @@ class Node {
   std::uint64_t push_pull_token_ = 0;
   bool push_pull_staggered_ = false;  // the first push-pull timer (the stagger) has fired
   std::uint64_t reconnect_token_ = 0;
+  std::uint64_t join_follow_up_token_ = 0;
+  bool lone_join_ = false;    // the last join() began knowing no other member
+  bool quiet_merge_ = false;  // merging such a join's reply: what it tells is not news
 
   std::optional<Probe> probe_;
   bool probe_tick_pending_ = false;  // a probe tick arrived while a probe was still running

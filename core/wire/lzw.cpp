@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <memory>
 #include <string>
 #include <vector>
@@ -73,7 +74,7 @@ class LzwEncoder::Dictionary {
   static constexpr std::uint32_t kNone = 0xffffffff;
   std::uint32_t find(std::uint32_t prefix, std::uint8_t byte) const {
     const std::uint32_t key = prefix << 8 | byte;
-    for (std::uint32_t h = hash(key);; h = (h + 1) & kMask) {
+    for (std::uint32_t h = hash(key);; h = (h + 1) & mask_) {
       const Slot& slot = slots_[h];
       if (slot.generation != generation_) return kNone;
       if (slot.key == key) return slot.code;
@@ -82,19 +83,24 @@ class LzwEncoder::Dictionary {
   void insert(std::uint32_t prefix, std::uint8_t byte, std::uint32_t code) {
     const std::uint32_t key = prefix << 8 | byte;
     std::uint32_t h = hash(key);
-    while (slots_[h].generation == generation_) h = (h + 1) & kMask;
+    while (slots_[h].generation == generation_) h = (h + 1) & mask_;
     slots_[h] = {key, static_cast<std::uint16_t>(code), generation_};
   }
-  void start_over() {
+  // `input` bounds how many codes the next run can define: the table used is twice that, so
+  // that a gossip datagram probes 32 KiB of slots rather than all 64 KiB. On a machine running
+  // many members the table is cold at every call, and each probe of a large one misses the cache.
+  void start_over(std::size_t input) {
+    const auto codes = static_cast<std::uint32_t>(std::min<std::size_t>(input, kMaxCode));
+    mask_ = std::clamp(std::bit_ceil(2 * codes), kMinSize, kSize) - 1;
     if (++generation_ != 0) return;
     slots_.fill({});
     generation_ = 1;
   }
 
  private:
-  static constexpr std::uint32_t kSize = 4u << kMaxWidth;
-  static constexpr std::uint32_t kMask = kSize - 1;
-  static std::uint32_t hash(std::uint32_t key) { return (key >> 12 ^ key) & kMask; }
+  static constexpr std::uint32_t kSize = 2u << kMaxWidth;  // under half full at 4,095 codes
+  static constexpr std::uint32_t kMinSize = 1024;
+  std::uint32_t hash(std::uint32_t key) const { return (key >> 12 ^ key) & mask_; }
   struct Slot {
     std::uint32_t key = 0;
     std::uint16_t code = 0;
@@ -102,6 +108,7 @@ class LzwEncoder::Dictionary {
   };
   std::array<Slot, kSize> slots_{};
   std::uint16_t generation_ = 1;
+  std::uint32_t mask_ = kSize - 1;
 };
 
 LzwEncoder::LzwEncoder() : dictionary_(std::make_unique<Dictionary>()) {}
@@ -109,7 +116,7 @@ LzwEncoder::~LzwEncoder() = default;
 
 void LzwEncoder::compress(std::span<const std::uint8_t> input, Bytes& out) {
   Dictionary& dictionary = *dictionary_;
-  dictionary.start_over();
+  dictionary.start_over(input.size());
   BitWriter writer(out);
   std::uint32_t width = kLiteralWidth + 1;
   std::uint32_t next = kEnd;  // the code implied by the next emission
@@ -128,7 +135,7 @@ void LzwEncoder::compress(std::span<const std::uint8_t> input, Bytes& out) {
     width = kLiteralWidth + 1;
     next = kEnd;
     overflow = 1u << width;
-    dictionary.start_over();
+    dictionary.start_over(input.size());
     return false;
   };
 

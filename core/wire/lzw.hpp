@@ -20,7 +20,7 @@ namespace vigil::wire {
 
 // An encoder that keeps its dictionary between calls. Starting over (every call, and at code 4095)
 // advances a generation stamp instead of clearing the table, so compressing a 60-byte ping costs
-// about as much as its 60 bytes, not a pass over the whole 128 KiB table. Not thread-safe: one
+// about as much as its 60 bytes, not a pass over the whole 64 KiB table. Not thread-safe: one
 // per thread (lzw_compress keeps one per thread).
 class LzwEncoder {
  public:

@@ -165,6 +165,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
 Agent::Agent(const AgentOptions& options, swim::Node node, Rng rng)
     : options_(options),
       node_(std::move(node)),
+      output_(STDOUT_FILENO, node_.name()),
       faults_(rng),
       detectors_(ack_detector_config(node_.config())),
       ack_trace_(unix_ms_at_steady_start()),
@@ -298,9 +299,9 @@ void Agent::drain() {
   for (const auto& e : box.events) {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
-      std::printf("[%s] %s %s %s #%u%s\n", node_.name().c_str(), clock_text(e.at).c_str(),
-                  std::string(swim::to_string(e.kind)).c_str(), e.member.c_str(), e.incarnation,
-                  by.c_str());
+      output_.write("[" + node_.name() + "] " + clock_text(e.at) + " " +
+                    std::string(swim::to_string(e.kind)) + " " + e.member + " #" +
+                    std::to_string(e.incarnation) + by + "\n");
     }
     if (e.kind == swim::EventKind::removed) {
       detectors_.forget(e.member);
@@ -309,8 +310,6 @@ void Agent::drain() {
     }
     if (http_) http_->broadcast(event_json(e).dump());
   }
-  // One write for the whole batch: a join into 1,000 members prints 1,000 lines at once.
-  if (!box.events.empty()) std::fflush(stdout);
   if (http_)
     for (const auto& u : box.user_messages) http_->broadcast(user_message_json(u).dump());
   box.clear();
@@ -385,9 +384,8 @@ void Agent::attempt_join(Millis now) {
   for (const swim::Member* m : node_.members())
     if (m->name != node_.name() && m->state == swim::MemberState::alive) ++peers;
   if (peers > 0) {
-    std::printf("[%s] %s join: already a member (%zu other member(s) known), no more attempts\n",
-                node_.name().c_str(), clock_text(now).c_str(), peers);
-    std::fflush(stdout);
+    output_.write("[" + node_.name() + "] " + clock_text(now) + " join: already a member (" +
+                  std::to_string(peers) + " other member(s) known), no more attempts\n");
     join_retry_.reset();
     return;
   }
@@ -413,10 +411,9 @@ void Agent::on_join_result(const swim::JoinResult& result) {
   if (!join_retry_ || !join_in_flight_) return;
   join_in_flight_ = false;
   const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
-  std::printf(
-      "[%s] %s %s\n", node_.name().c_str(), clock_text(result.at).c_str(),
-      join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next).c_str());
-  std::fflush(stdout);
+  output_.write("[" + node_.name() + "] " + clock_text(result.at) + " " +
+                join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next) +
+                "\n");
   if (next == JoinRetry::Next::joined) join_retry_.reset();
   if (next == JoinRetry::Next::give_up) gave_up_ = true;
 }
@@ -576,6 +573,7 @@ AgentViewContext Agent::view_at(Millis at) const {
   view.packet_log = packets_.counters();
   view.packet_log_viewers = packets_.viewers();
   view.ack_trace = ack_trace_.counters();
+  view.output = output_.counters();
   return view;
 }
 

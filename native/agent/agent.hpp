@@ -15,6 +15,7 @@
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
 #include "agent/join_retry.hpp"
+#include "agent/line_output.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
@@ -75,6 +76,8 @@ class Agent : private RawHandler {
 
   const swim::Node& node() const { return node_; }
   std::string http_url() const { return http_->url(); }
+  // A line for standard output, after the event lines already waiting (see LineOutput).
+  void say(std::string line) { output_.write(std::move(line)); }
 
  private:
   friend class StreamLink;
@@ -137,6 +140,7 @@ class Agent : private RawHandler {
 
   AgentOptions options_;
   swim::Node node_;
+  LineOutput output_;  // standard output: event and join lines
   FaultInjector faults_;
   std::map<std::string, swim::Address> blocked_names_;  // where each peer was blocked, by name
   PeerDetectors detectors_;

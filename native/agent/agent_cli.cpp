@@ -291,12 +291,10 @@ int run_agent(const std::vector<std::string>& argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
-  std::printf(
-      "vigil agent %s: protocol %s, live view %s, token %s%s\n", o.name.c_str(),
-      o.bind.to_string().c_str(), (*agent)->http_url().c_str(),
-      args->has("token-file") ? "(from file)" : o.token.c_str(),
-      o.joins.empty() ? "" : (", joining " + std::to_string(o.joins.size()) + " seed(s)").c_str());
-  std::fflush(stdout);
+  (*agent)->say(
+      "vigil agent " + o.name + ": protocol " + o.bind.to_string() + ", live view " +
+      (*agent)->http_url() + ", token " + (args->has("token-file") ? "(from file)" : o.token) +
+      (o.joins.empty() ? "" : ", joining " + std::to_string(o.joins.size()) + " seed(s)") + "\n");
   return (*agent)->run(g_stop, g_stop_now);
 }
 

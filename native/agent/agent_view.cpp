@@ -140,6 +140,7 @@ json config_json(const swim::Config& cfg, const std::string& profile) {
           {"retransmit_mult", cfg.retransmit_mult},
           {"indirect_checks", cfg.indirect_checks},
           {"push_pull_interval_ms", cfg.push_pull_interval.count()},
+          {"join_follow_up_ms", cfg.join_follow_up.count()},
           {"reconnect_interval_ms", cfg.reconnect_interval.count()},
           {"gossip_to_the_dead_ms", cfg.gossip_to_the_dead_time.count()},
           {"lifeguard",
@@ -253,6 +254,7 @@ std::string metrics_text(const AgentViewContext& c) {
   out << limit_metrics(c.ws_refusals);
   out << packet_log_metrics_text(c.packet_log, c.packet_log_viewers);
   out << ack_trace_metrics_text(c.ack_trace);
+  out << line_output_metrics_text(c.output);
   return out.str();
 }
 

@@ -8,6 +8,7 @@
 #include "agent/ack_trace.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
+#include "agent/line_output.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
 #include "agent/probe_outcomes.hpp"
@@ -33,6 +34,7 @@ struct AgentViewContext {
   PacketLog::Counters packet_log{};
   std::size_t packet_log_viewers = 0;
   AckTrace::Counters ack_trace{};
+  LineOutput::Counters output{};  // event lines on standard output
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

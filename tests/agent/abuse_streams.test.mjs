@@ -51,6 +51,11 @@ function connect(onConnect) {
 }
 const closedCount = (list) => list.filter((c) => c.closed).length;
 
+// agent-1 makes one more full-state exchange with agent-0 a second after joining (the local
+// profile's join_follow_up): let it land before the abuse, so that every stream turned away
+// below is one of this test's.
+await waitFor(async () => (await metrics(b)).vigil_streams_sent_total >= 2, 10000,
+              'agent-1\'s follow-up exchange after its join');
 const before = { a: await metrics(a), b: await metrics(b) };
 const rssBeforeKB = rssKB(a.child.pid);
 const cpuBefore = cpuSeconds(a.child.pid);

@@ -107,9 +107,26 @@ try {
         await frame.waitForFunction((f) => window.vigil.state().frame >= f + 3, loaded,
                                     { timeout: 60000, polling: 100 });
       }
-      const stats = await pngStats(browser, await handle.screenshot());
-      check(stats.colors > 60 && stats.nonBackground > 0.05,
-            `${id} demo ${i + 1} rendered (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(0)}% drawn)`);
+      const drawn = (s) => s.colors > 60 && s.nonBackground > 0.05;
+      const describe = (s) => `${s.colors} colours, ${(s.nonBackground * 100).toFixed(0)}% drawn`;
+      let stats = await pngStats(browser, await handle.screenshot());
+      if (!drawn(stats)) {
+        // On a busy machine a demo that had drawn its frames once captured blank. Keep that
+        // capture and its state, have the demo draw three more frames and capture again: a demo
+        // that really draws nothing still fails.
+        const blank = artifact(args, `explainer_${id}_${i + 1}_blank.png`);
+        await handle.screenshot({ path: blank });
+        const state = await frame.evaluate(() => ({ frame: window.vigil.state().frame,
+                                                    visible: window.vigil.visible(),
+                                                    size: [innerWidth, innerHeight] }));
+        console.log(`note - ${id} demo ${i + 1} captured blank (${describe(stats)}; ` +
+                    `${JSON.stringify(state)}), kept as ${blank}; capturing again`);
+        await frame.evaluate(() => window.vigil.wake());
+        await frame.waitForFunction((f) => window.vigil.state().frame >= f + 3, state.frame,
+                                    { timeout: 60000, polling: 100 });
+        stats = await pngStats(browser, await handle.screenshot());
+      }
+      check(drawn(stats), `${id} demo ${i + 1} rendered (${describe(stats)})`);
     }
     await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
     await page.screenshot({ path: artifact(args, `explainer_${id}.png`) });

@@ -127,6 +127,24 @@ TEST_CASE("a reused encoder writes what a fresh one writes, across generations")
   }
 }
 
+TEST_CASE("the dictionary sized to each input round-trips at every size boundary") {
+  // The table used is twice the codes an input can define, at least 1,024 slots: random bytes
+  // define a code for nearly every byte, so the sizes just below each doubling fill it half
+  // way. One encoder takes them in turn, large after small, so that each call's smaller table
+  // sits among the stale slots of a larger one.
+  vigil::wire::LzwEncoder encoder;
+  for (int round = 0; round < 2; ++round)
+    for (const std::size_t n : {511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4094, 4095, 4096,
+                                4097, 8191, 3, 1400}) {
+      const Bytes in = random_bytes(n, static_cast<std::uint32_t>(n * 7 + round), 256);
+      Bytes packed;
+      encoder.compress(in, packed);
+      const auto out = lzw_decompress(packed, in.size());
+      REQUIRE_MESSAGE(out.ok(), n, " bytes: ", out.error().message);
+      CHECK_MESSAGE(out.value() == in, n, " bytes");
+    }
+}
+
 TEST_CASE("compress appends to what the buffer already holds") {
   vigil::wire::LzwEncoder encoder;
   Bytes out = {0xaa, 0xbb};

@@ -108,7 +108,7 @@ function parseOptions(argv) {
   o.observers = o.observers === 'all' ? 0 : num('observers', 1, MAX_AGENTS, true);
   o.pollConcurrency = num('poll-concurrency', 1, 64, true);
   o.pollRate = num('poll-rate', 1, 10000, false);
-  o.startConcurrency = num('start-concurrency', 1, 64, true);
+  o.startConcurrency = num('start-concurrency', 1, 200, true);
   o.startTimeout = num('start-timeout', 5, 1200, false);
   o.startWave = num('start-wave', 0, MAX_AGENTS, true);
   o.lossMinutes = num('loss-minutes', 0, 120, false);
