@@ -1,9 +1,9 @@
 #include "agent/line_output.hpp"
 
+#include <unistd.h>
 #include <cerrno>
 #include <sstream>
 #include <utility>
-#include <unistd.h>
 
 #include "http/prometheus_text.hpp"
 

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
-#include <csignal>
 #include <fcntl.h>
+#include <unistd.h>
+#include <csignal>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <utility>
 
 #include "agent/line_output.hpp"
@@ -35,7 +35,9 @@ struct Pipe {
   }
 };
 
-std::string numbered(int i) { return "line " + std::to_string(i) + " " + std::string(40, 'x') + "\n"; }
+std::string numbered(int i) {
+  return "line " + std::to_string(i) + " " + std::string(40, 'x') + "\n";
+}
 
 }  // namespace
 
@@ -53,8 +55,9 @@ TEST_CASE("lines reach the reader in order, each once, and a clean stop loses no
   CHECK(p.read_all() == expected);
 }
 
-TEST_CASE("a reader that stops reading never blocks the writer; what is over the limit is dropped, "
-          "counted and reported") {
+TEST_CASE(
+    "a reader that stops reading never blocks the writer; what is over the limit is dropped, "
+    "counted and reported") {
   Pipe p;
   const int kLines = 200'000;  // about 9.6 MB: more than the limit plus what a pipe holds
   std::uint64_t dropped = 0;
