@@ -789,9 +789,7 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
       join_exchange_ended(now, id, "its reply did not decode: " + remote.error().message);
       return;
     }
-    quiet_merge_ = join && lone_join_;
-    merge_remote_state(now, *remote);
-    quiet_merge_ = false;
+    merge_remote_state(now, *remote, join && lone_join_);
   }
   join_exchange_ended(now, id, std::nullopt);
   if (join && lone_join_ && !left_)
@@ -867,7 +865,7 @@ bool Node::is_news(const wire::PushNodeStateView& r) const {
   return true;
 }
 
-void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
+void Node::merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet) {
   // Looking up a thousand names in a large simulation waits on memory for each one; staging
   // the loads (slots 16 names ahead, members 8 ahead) overlaps those waits.
   constexpr std::size_t kSlotsAhead = 16, kMembersAhead = 8;
@@ -897,7 +895,7 @@ void Node::merge_remote_state(Millis now, const wire::PushPullView& remote) {
                    wire::Alive{r.incarnation, name, wire::Bytes(r.addr.begin(), r.addr.end()),
                                r.port, wire::Bytes(r.meta.begin(), r.meta.end()),
                                wire::Bytes(vsn.begin(), vsn.end())},
-                   false);
+                   false, quiet);
         break;
       }
       case wire::NodeState::left:
@@ -1056,7 +1054,7 @@ void Node::cancel_suspicion(const std::string& member) {
   suspicions_.erase(it);
 }
 
-void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
+void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool quiet) {
   if (left_ && a.node == self_name_) return;
   auto address = Address::from_bytes(a.addr, a.port);
   if (!address || a.node.empty()) return;
@@ -1095,7 +1093,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap) {
     refute(now, *m, a.incarnation);
     return;
   }
-  if (!quiet_merge_) broadcast(now, a.node, a);
+  if (!quiet) broadcast(now, a.node, a);
   m->incarnation = a.incarnation;
   m->meta = a.meta;
   m->address = *address;

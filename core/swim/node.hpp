@@ -211,7 +211,9 @@ class Node {
   // Whether a full-state exchange carries exactly our own view, so merging it changes nothing.
   bool is_own_view(std::span<const std::uint8_t> bytes) const;  // plain, or compressed as sent
   bool is_news(const wire::PushNodeStateView& remote) const;
-  void merge_remote_state(Millis now, const wire::PushPullView& remote);
+  // `quiet`: the members it brings are no news to the cluster (a lone joiner's seed reply), so
+  // they are added without being gossiped on.
+  void merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet = false);
 
   // Receiving.
   void dispatch(Millis now, const Address& from, const wire::Message& message);
@@ -222,7 +224,7 @@ class Node {
   void on_nack(const wire::Nack& nack);
 
   // Membership rules.
-  void alive_node(Millis now, const wire::Alive& alive, bool bootstrap);
+  void alive_node(Millis now, const wire::Alive& alive, bool bootstrap, bool quiet = false);
   void suspect_node(Millis now, const wire::Suspect& suspect);
   void dead_node(Millis now, const wire::Dead& dead);
   void refute(Millis now, Member& self, Incarnation accused);
@@ -278,8 +280,7 @@ class Node {
   bool push_pull_staggered_ = false;  // the first push-pull timer (the stagger) has fired
   std::uint64_t reconnect_token_ = 0;
   std::uint64_t join_follow_up_token_ = 0;
-  bool lone_join_ = false;    // the last join() began knowing no other member
-  bool quiet_merge_ = false;  // merging such a join's reply: what it tells is not news
+  bool lone_join_ = false;  // the last join() began knowing no other member
 
   std::optional<Probe> probe_;
   bool probe_tick_pending_ = false;  // a probe tick arrived while a probe was still running

@@ -299,9 +299,8 @@ void Agent::drain() {
   for (const auto& e : box.events) {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
       const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
-      output_.write("[" + node_.name() + "] " + clock_text(e.at) + " " +
-                    std::string(swim::to_string(e.kind)) + " " + e.member + " #" +
-                    std::to_string(e.incarnation) + by + "\n");
+      say_at(e.at, std::string(swim::to_string(e.kind)) + " " + e.member + " #" +
+                       std::to_string(e.incarnation) + by);
     }
     if (e.kind == swim::EventKind::removed) {
       detectors_.forget(e.member);
@@ -376,6 +375,10 @@ void Agent::on_timer() {
   settle();
 }
 
+void Agent::say_at(Millis t, const std::string& text) {
+  output_.write("[" + node_.name() + "] " + clock_text(t) + " " + text + "\n");
+}
+
 // ---------------------------------------------------------------------------- joining
 
 void Agent::attempt_join(Millis now) {
@@ -384,8 +387,8 @@ void Agent::attempt_join(Millis now) {
   for (const swim::Member* m : node_.members())
     if (m->name != node_.name() && m->state == swim::MemberState::alive) ++peers;
   if (peers > 0) {
-    output_.write("[" + node_.name() + "] " + clock_text(now) + " join: already a member (" +
-                  std::to_string(peers) + " other member(s) known), no more attempts\n");
+    say_at(now, "join: already a member (" + std::to_string(peers) +
+                    " other member(s) known), no more attempts");
     join_retry_.reset();
     return;
   }
@@ -411,9 +414,8 @@ void Agent::on_join_result(const swim::JoinResult& result) {
   if (!join_retry_ || !join_in_flight_) return;
   join_in_flight_ = false;
   const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
-  output_.write("[" + node_.name() + "] " + clock_text(result.at) + " " +
-                join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next) +
-                "\n");
+  say_at(result.at,
+         join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next));
   if (next == JoinRetry::Next::joined) join_retry_.reset();
   if (next == JoinRetry::Next::give_up) gave_up_ = true;
 }

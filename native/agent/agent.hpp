@@ -138,6 +138,9 @@ class Agent : private RawHandler {
   std::string peer_name(const swim::Address& address) const;
   void flush_packets(Millis at);
 
+  // "[name] time text" on standard output.
+  void say_at(Millis t, const std::string& text);
+
   AgentOptions options_;
   swim::Node node_;
   LineOutput output_;  // standard output: event and join lines
