@@ -92,10 +92,12 @@ try {
   //    (its own parameters, written back by the app, are in its new address).
   await page.evaluate(() => window.scrollTo(0, 0));
   const firstDemo = await page.$('iframe[data-src]');
-  await page.waitForFunction((el) => el.src.startsWith('http') && /[?&]model=normal/.test(el.src), firstDemo,
-                             { timeout: 20000, polling: 100 });
+  const back = await page.waitForFunction((el) => el.src.startsWith('http') && /[?&]model=normal/.test(el.src),
+                                          firstDemo, { timeout: 60000, polling: 100 }).then(() => true, () => false);
   const reloaded = await page.evaluate(() => window.explainer.demoLoads);
-  check(reloaded > report.demos, `the first demo came back (${reloaded} loads for ${report.demos} demos) with the parameters it reported`);
+  const src = await firstDemo.evaluate((el) => el.src);
+  check(back && reloaded > report.demos,
+        `the first demo came back (${reloaded} loads for ${report.demos} demos) with the parameters it reported (${src})`);
 
   // 4. A repeat visit: everything revalidated, nothing downloaded again.
   const repeatVisit = await Traffic.watch(page);
