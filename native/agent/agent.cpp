@@ -337,7 +337,9 @@ void Agent::settle() {
   for (const auto& [link, owned] : streams_) next = std::min(next, link->deadline());
   if (join_retry_)
     if (auto at = join_retry_->next_at()) next = std::min(next, *at);
-  http_->wake_after(std::max(Millis{0}, next - t));
+  // An absolute time on the agent's own clock: unchanged deadlines re-arm nothing.
+  http_->wake_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(started_ns_)) +
+                 next);
 }
 
 void Agent::set_paused(bool paused) {

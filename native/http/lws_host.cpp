@@ -24,6 +24,7 @@
 #include "http/static_files.hpp"
 #include "http/tls_files.hpp"
 #include "http/token_bucket.hpp"
+#include "http/wake_timer.hpp"
 
 namespace vigil::native {
 
@@ -179,7 +180,6 @@ struct LwsCallbacks {
   static int files(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int ws(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
   static int raw(::lws* wsi, lws_callback_reasons reason, void* user, void* in, std::size_t len);
-  static void wake(lws_sorted_usec_list_t* sul);
   // Writes due refusal lines and resumes paused listeners, then re-arms itself if need be.
   static void housekeeping(lws_sorted_usec_list_t* sul);
   // Answers a request for a dynamic path (GET or HEAD) in full, at once, so that requests
@@ -200,7 +200,15 @@ struct LwsHost::Impl {
   struct Wake {
     lws_sorted_usec_list_t sul;
     LwsHost* host;
-  } wake{}, chores{};  // chores: LwsCallbacks::housekeeping
+  } chores{};  // LwsCallbacks::housekeeping
+  // wake_at(): a timerfd among the polled descriptors (see WakeTimer for why not an lws timer).
+  struct WakeHandler : RawHandler {
+    std::optional<WakeTimer> timer;
+    LwsHost* host = nullptr;
+    void on_readable() override {
+      if (timer && timer->take() && host->handlers_.on_timer) host->handlers_.on_timer();
+    }
+  } wake;
   // Every accepted HTTP connection (upgraded ones too) until lws destroys it.
   struct Connection {
     std::size_t requests = 0;  // answered so far
@@ -312,8 +320,13 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   if (!impl.vhost)
     return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port) +
                  " (address in use, or not an address of this machine?)"};
-  impl.wake.host = host.get();
   impl.chores.host = host.get();
+  auto timer = WakeTimer::open();
+  if (!timer) return timer.error();
+  impl.wake.host = host.get();
+  impl.wake.timer = std::move(*timer);
+  if (!host->adopt(impl.wake.timer->fd(), &impl.wake))
+    return Error{"cannot watch the wake-up timer"};
   return host;
 }
 
@@ -325,7 +338,6 @@ LwsHost::LwsHost(Options options, Handlers handlers)
 LwsHost::~LwsHost() {
   if (impl_->context) {
     impl_->closing_down = true;
-    lws_sul_cancel(&impl_->wake.sul);
     lws_sul_cancel(&impl_->chores.sul);
     lws_context_destroy(impl_->context);
   }
@@ -342,14 +354,11 @@ bool LwsHost::service_once() {
 }
 
 void LwsHost::wake_after(Millis delay) {
-  const auto us = static_cast<lws_usec_t>(std::max<std::int64_t>(0, delay.count())) * 1000;
-  lws_sul_schedule(impl_->context, 0, &impl_->wake.sul, &LwsCallbacks::wake, us);
+  wake_at(std::chrono::steady_clock::now() + std::max(Millis{0}, delay));
 }
 
-void LwsCallbacks::wake(lws_sorted_usec_list_t* sul) {
-  // The sul is the first member of Impl::Wake, so the two share an address.
-  auto* wake = reinterpret_cast<LwsHost::Impl::Wake*>(sul);
-  if (wake->host->handlers_.on_timer) wake->host->handlers_.on_timer();
+void LwsHost::wake_at(std::chrono::steady_clock::time_point at) {
+  impl_->wake.timer->arm_at(at);
 }
 
 std::string LwsHost::url() const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -126,8 +127,11 @@ class LwsHost {
   // One service iteration; false once lws cannot go on.
   bool service_once();
 
-  // Calls on_timer after `delay` (replacing any earlier request).
+  // Calls on_timer after `delay`, or at `at` (replacing any earlier request). A host that
+  // re-arms after every event should give the same `at` while its next deadline holds: that
+  // costs nothing.
   void wake_after(Millis delay);
+  void wake_at(std::chrono::steady_clock::time_point at);
 
   void send(ClientId client, std::string message);
   void broadcast(const std::string& message);

@@ -1,7 +1,8 @@
 // Starting N agents of one kind, paced and bounded, and telling when they agree.
 import { performance } from 'node:perf_hooks';
 import { Agent } from './agents.mjs';
-import { limiter, progress, waitFor } from './pace.mjs';
+import { nftCounters } from './net.mjs';
+import { limiter, progress, sleep, waitFor } from './pace.mjs';
 import { quantile } from './stats.mjs';
 
 // A few seeds that everyone else joins through: one seed would take every push-pull exchange.
@@ -31,9 +32,9 @@ export async function startAgent(spec, agents, index, joins, timeoutS) {
 
 // Seeds one by one, then everyone else through the seeds, a few at a time and at most 20 a second.
 // With o.startWave > 0 they come in waves of that many, each started once every agent already
-// running sees all the others alive: while news of joins keeps arriving every member gossips at
-// its full rate, so that a large cluster started in one stream saturates a small machine for as
-// long as the stream lasts; waves give it quiet gaps.
+// running sees all the others alive and the gossip has settled (waitQuiet): while news of joins
+// keeps arriving every member gossips at its full rate, so that a large cluster started in one
+// stream saturates a small machine for as long as the stream lasts; waves give it quiet gaps.
 export async function startCluster(spec, o, n, agents, log) {
   const t0 = performance.now();
   const seeds = [...Array(seedCount(n)).keys()];
@@ -45,8 +46,10 @@ export async function startCluster(spec, o, n, agents, log) {
   const wave = o.startWave > 0 ? o.startWave : n;
   for (let first = seeds.length; first < n && !failed; first += wave) {
     const last = Math.min(n, first + wave);
-    if (first > seeds.length)
+    if (first > seeds.length) {
       await waitAgreement(spec, agents, 120 + 0.3 * first, `${spec.kind}: the ${first} agents started so far to agree`, log);
+      await waitQuiet(spec, agents, 120, log);
+    }
     await Promise.all([...Array(last - first).keys()].map((k) => start(async () => {
       if (failed) return;
       try {
@@ -63,6 +66,28 @@ export async function startCluster(spec, o, n, agents, log) {
   const each = agents.map((a) => a.readyAt - a.startedAt);
   return { seconds: Number(secondsSince(t0)), seeds: seeds.map((s) => agents[s].name),
            agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) } };
+}
+
+// Agreement comes before the gossip ends: every member still retransmits the news (memberlist's
+// RetransmitMult × log10(N + 1) times) after the last has heard it. Quiet is the agents' UDP
+// packet rate back near the probe rate (a ping and an ack a second each, plus the pings they
+// answer: kQuietPackets a second per agent), measured over kQuietWindowMs. Bounded: after
+// timeoutS the next wave starts anyway, and the log says so.
+const kQuietPackets = 4;
+const kQuietWindowMs = 2000;
+export async function waitQuiet(spec, agents, timeoutS, log) {
+  const t0 = performance.now();
+  let before = nftCounters(spec.kind).udp.packets;
+  let rate = Infinity;
+  while (performance.now() - t0 < timeoutS * 1000) {
+    await sleep(kQuietWindowMs);
+    const now = nftCounters(spec.kind).udp.packets;
+    rate = ((now - before) * 1000) / kQuietWindowMs;
+    before = now;
+    if (rate <= kQuietPackets * liveAgents(agents).length) return Number(secondsSince(t0));
+  }
+  log(`${spec.kind}: gossip still at ${Math.round(rate)} packets/s after ${timeoutS} s; starting the next wave anyway`);
+  return Number(secondsSince(t0));
 }
 
 const liveAgents = (agents) => agents.filter((a) => a && a.alive);
