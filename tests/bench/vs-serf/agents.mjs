@@ -133,12 +133,14 @@ export class Agent {
     // reads their event lines and timestamps them must not be the process that waits.
     try { os.setPriority(this.pid, kAgentNice); } catch { /* gone already, or not permitted */ }
     running.add(this);
-    let partial = '';
-    const onData = (chunk) => {
+    // One unfinished line per stream: an agent's event lines come in batches that a pipe read can
+    // cut anywhere, and a line of stderr must not land in the middle of one of stdout.
+    const partial = { stdout: '', stderr: '' };
+    const onData = (stream, chunk) => {
       const t = performance.now();  // arrival time: both kinds write their event lines unbuffered
-      const text = partial + chunk.toString();
+      const text = partial[stream] + chunk.toString();
       const lines = text.split('\n');
-      partial = lines.pop();
+      partial[stream] = lines.pop();
       for (const line of lines) {
         if (!this.joined && this.spec.joinedLine.test(line)) this.joined = true;
         if (!this.running && this.spec.runningLine && this.spec.runningLine.test(line)) this.running = true;
@@ -153,8 +155,8 @@ export class Agent {
       }
       this.log = (this.log + chunk.toString()).slice(-4000);
     };
-    this.child.stdout.on('data', onData);
-    this.child.stderr.on('data', onData);
+    this.child.stdout.on('data', (chunk) => onData('stdout', chunk));
+    this.child.stderr.on('data', (chunk) => onData('stderr', chunk));
     this.child.on('exit', (code, signal) => { this.alive = false; this.exit = signal || code; running.delete(this); });
     this.child.on('error', (e) => { this.alive = false; this.log += `\nspawn error: ${e.message}`; running.delete(this); });
   }
