@@ -142,10 +142,19 @@ try {
   // 4. The metastable server with every mitigation, against none, playing.
   {
     const { page, errors: pageErrors } = await open(browser, 'view=server&mitigations=all&autoplay=1&speed=30');
-    await page.waitForFunction(() => window.vigil.state().server.second >= 2, null, { timeout: 30000, polling: 50 });
+    // What the page was doing, for a wait that ends without the server having moved.
+    const stalled = async (what) => {
+      const st = await state(page);
+      const frames = await page.evaluate(() => window.vigil.frames());
+      return `${what}: second ${st.server.second}, finished ${st.server.finished}, ${frames} frames drawn`;
+    };
+    const started = await page.waitForFunction(() => window.vigil.state().server.second >= 2, null,
+                                               { timeout: 60000, polling: 50 }).then(() => true, () => false);
+    check(started, started ? 'autoplay starts the server' : await stalled('autoplay did not reach second 2 in 60 s'));
     const first = (await state(page)).server.second;
-    await page.waitForFunction((t) => window.vigil.state().server.second > t, first, { timeout: 30000, polling: 50 });
-    check(true, `the server advances on its own (second ${first} and on)`);
+    const moved = await page.waitForFunction((t) => window.vigil.state().server.second > t, first,
+                                             { timeout: 60000, polling: 50 }).then(() => true, () => false);
+    check(moved, moved ? `the server advances on its own (second ${first} and on)` : await stalled('stopped'));
     await page.waitForFunction(() => window.vigil.state().server.finished, null, { timeout: 60000, polling: 100 });
     const s = await state(page);
     const v = s.server;
