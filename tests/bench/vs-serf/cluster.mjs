@@ -113,7 +113,7 @@ function disagreements(agents, k) {
 export async function waitAgreement(spec, agents, timeoutS, what, log) {
   const t0 = performance.now();
   const up = () => liveAgents(agents).length;
-  // After the first report, name a few of the pairs still apart: a gap that lasts is a finding.
+  // Each report names a few of the pairs still apart: a gap that lasts is a finding.
   const tick = progress(10000, () => log(`${spec.kind}: ${agreeing(agents)}/${up()} agents see all alive (${secondsSince(t0)} s; ` +
                                          `${disagreements(agents, 3).join('; ')})`));
   // agreeing() is O(N²): check less often for large N, so that the check itself stays below 5-10 %
