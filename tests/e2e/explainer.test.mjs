@@ -116,13 +116,16 @@ try {
         // that really draws nothing still fails.
         const blank = artifact(args, `explainer_${id}_${i + 1}_blank.png`);
         await handle.screenshot({ path: blank });
-        const state = await frame.evaluate(() => ({ frame: window.vigil.state().frame,
-                                                    visible: window.vigil.visible(),
+        // The host may have reloaded the frame meanwhile: its app has no state until it is up.
+        const state = await frame.evaluate(() => ({ frame: window.vigil?.state()?.frame ?? -1,
+                                                    visible: window.vigil?.visible?.() ?? null,
                                                     size: [innerWidth, innerHeight] }));
         console.log(`note - ${id} demo ${i + 1} captured blank (${describe(stats)}; ` +
                     `${JSON.stringify(state)}), kept as ${blank}; capturing again`);
+        await handle.scrollIntoViewIfNeeded();
+        await frame.waitForFunction(() => window.vigil?.state(), null, { timeout: 60000, polling: 200 });
         await frame.evaluate(() => window.vigil.wake());
-        await frame.waitForFunction((f) => window.vigil.state().frame >= f + 3, state.frame,
+        await frame.waitForFunction((f) => window.vigil.state().frame >= f + 3, Math.max(0, state.frame),
                                     { timeout: 60000, polling: 100 });
         stats = await pngStats(browser, await handle.screenshot());
       }
