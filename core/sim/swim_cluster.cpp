@@ -13,6 +13,9 @@ constexpr Millis kStreamTimeout{2000};
 
 Status ClusterOptions::validate() const {
   if (nodes < 1 || nodes > 100000) return Error{"cluster size must be between 1 and 100000 nodes"};
+  if (started > nodes) return Error{"more hosts started than the cluster holds"};
+  if (join_seeds < 1 || join_seeds > nodes)
+    return Error{"join seeds must be between 1 and the cluster size"};
   if (auto s = config.validate(); !s) return s;
   return link.validate();
 }
@@ -44,7 +47,20 @@ SwimCluster::SwimCluster(const ClusterOptions& options)
       rng_(Rng(options.seed).fork(0xC1u)) {
   hosts_.resize(options.nodes);
   for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i].name = "node-" + std::to_string(i);
-  for (std::size_t i = 0; i < hosts_.size(); ++i) boot(i, 1);
+  const std::size_t started = options.started == 0 ? hosts_.size() : options.started;
+  for (std::size_t i = 0; i < hosts_.size(); ++i) {
+    if (i < started) {
+      boot(i, 1);
+    } else {
+      hosts_[i].node.emplace(make_node(i, 1));  // counted and viewed as a node that knows no one
+      hosts_[i].up = false;
+    }
+  }
+}
+
+void SwimCluster::start(std::size_t i) {
+  if (hosts_[i].booted) return;
+  boot(i, 1);
 }
 
 swim::Node SwimCluster::make_node(std::size_t i, swim::Incarnation incarnation) {
@@ -58,6 +74,7 @@ void SwimCluster::boot(std::size_t i, swim::Incarnation incarnation) {
   Host& h = hosts_[i];
   h.node.emplace(make_node(i, incarnation));
   h.up = true;
+  h.booted = true;
   h.backlog.clear();
   h.scheduled_wake = Millis::max();
   if (options_.static_membership) {
@@ -66,7 +83,12 @@ void SwimCluster::boot(std::size_t i, swim::Incarnation incarnation) {
       if (j != i) h.node->add_member(now_, hosts_[j].name, address_of(j));
   }
   h.node->start(now_);
-  if (!options_.static_membership && i != 0) h.node->join(now_, {address_of(0)});
+  if (!options_.static_membership && i != 0) {
+    std::vector<swim::Address> seeds;
+    for (std::size_t s = 0; s < options_.join_seeds && s < hosts_.size(); ++s)
+      if (s != i) seeds.push_back(address_of(s));
+    h.node->join(now_, seeds);
+  }
   drain(i);
   arm(i);
 }
@@ -236,7 +258,7 @@ void SwimCluster::kill(std::size_t i) {
 
 void SwimCluster::revive(std::size_t i) {
   Host& h = hosts_[i];
-  if (h.up) return;
+  if (h.up || !h.booted) return;
   // A restarted process speaks with a higher incarnation than it last had, so its alive
   // message beats the death others recorded.
   const swim::Incarnation next = h.node->incarnation() + 1;

@@ -28,6 +28,10 @@ struct ClusterOptions {
   // Everyone starts knowing everyone (a static configuration); otherwise every node joins
   // through node 0 with a push-pull exchange, as memberlist agents do.
   bool static_membership = true;
+  // Hosts that run from the start (0: all of them); the others wait, down, for start().
+  std::size_t started = 0;
+  // How many hosts (0, 1, ...) a joining node contacts at once, as agents given several seeds.
+  std::size_t join_seeds = 1;
   std::size_t event_log_capacity = 10000;  // most recent membership events kept (0: none)
 
   Status validate() const;
@@ -73,6 +77,9 @@ class SwimCluster {
   Millis next_event_time() const { return queue_.empty() ? Millis::max() : queue_.next_time(); }
   void run_for(Millis d) { run_until(now_ + d); }
 
+  // Boots a host that has not run yet (see ClusterOptions::started); it joins as the others did.
+  void start(std::size_t i);
+  bool ever_started(std::size_t i) const { return hosts_[i].booted; }
   void kill(std::size_t i);
   void revive(std::size_t i);
   void pause(std::size_t i, Millis duration);
@@ -109,6 +116,7 @@ class SwimCluster {
     std::string name;
     std::optional<swim::Node> node;
     bool up = true;
+    bool booted = false;
     Millis paused_until{0};
     std::uint64_t pause_generation = 0;
     Millis slow{0};

@@ -22,7 +22,7 @@ void BroadcastQueue::queue(const std::string& member, wire::Bytes message) {
 }
 
 std::vector<wire::Bytes> BroadcastQueue::take(std::size_t overhead, std::size_t budget,
-                                              int transmit_limit) {
+                                              int transmit_limit, std::size_t max_parts) {
   std::vector<wire::Bytes> out;
   if (items_.empty()) return out;
   std::vector<Item> resend;
@@ -30,7 +30,7 @@ std::vector<wire::Bytes> BroadcastQueue::take(std::size_t overhead, std::size_t 
   // In (transmits, largest first) order: within a tier the first item that fits is the largest
   // that fits, as in memberlist, and a search finds it without walking past the ones that do not.
   auto it = items_.begin();
-  while (it != items_.end() && used + overhead < budget) {
+  while (it != items_.end() && used + overhead < budget && out.size() < max_parts) {
     const std::size_t free = budget - used - overhead;
     const int tier = it->transmits;
     it = items_.lower_bound(Key{tier, free, std::numeric_limits<std::uint64_t>::max()});

@@ -22,9 +22,11 @@ class BroadcastQueue {
  public:
   void queue(const std::string& member, wire::Bytes message);
 
-  // Takes news for one datagram: each part costs its size plus `overhead` bytes and the total
-  // stays within `budget`. Every part returned counts as one more transmission.
-  std::vector<wire::Bytes> take(std::size_t overhead, std::size_t budget, int transmit_limit);
+  // Takes news for one datagram: each part costs its size plus `overhead` bytes, the total
+  // stays within `budget` and at most `max_parts` are taken. Every part returned counts as one
+  // more transmission.
+  std::vector<wire::Bytes> take(std::size_t overhead, std::size_t budget, int transmit_limit,
+                                std::size_t max_parts = 255);
 
   std::size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }

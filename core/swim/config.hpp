@@ -67,9 +67,10 @@ struct Config {
   // entry as news, though the cluster knows them all: at 1,000 members that is some 16,000 sends
   // per newcomer. With this set, a join's reply is merged quietly and, this long after the join,
   // one more full-state exchange with a random member picks up the members that joined at the
-  // same time through other seeds (whose news went round before this node was known). Default
-  // 2000 ms: ten gossip intervals, where news reaches 1,000 members in about seven. 0 merges
-  // the reply as memberlist does. No memberlist counterpart.
+  // same time through other seeds (whose news went round before this node was known); until
+  // then, news heard again of a member learned that way is passed on once. Default 2000 ms: ten
+  // gossip intervals, where news reaches 1,000 members in about seven. 0 merges the reply as
+  // memberlist does. No memberlist counterpart.
   Millis join_follow_up{2000};
   // How long a dead member is still gossiped to (so that it can refute), and a dead or departed
   // member kept in the list before it is forgotten (GossipToTheDeadTime). Default 30000 ms.

@@ -40,6 +40,7 @@ struct Counters {
   std::uint64_t compression_bytes_saved = 0;
   std::uint64_t compressed_datagrams_received = 0;
   std::uint64_t compressed_streams_received = 0;
+  std::uint64_t news_datagrams_split = 0;
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
   std::uint64_t indirect_probes = 0;
@@ -133,6 +134,10 @@ constexpr void for_each_counter_member(F&& f) {
   counter("compressed_streams_received", "vigil_compressed_streams_received_total",
           "Stream messages (full states, pings, acks) read that came compressed.",
           &C::compressed_streams_received);
+  counter("news_datagrams_split", "vigil_news_datagrams_split_total",
+          "Datagrams of news, packed by the size compression was expected to give them, that "
+          "came out too large and went as two.",
+          &C::news_datagrams_split);
   counter("probes", "vigil_probes_total", "Probes started.", &C::probes);
   counter("probes_failed", "vigil_probes_failed_total",
           "Probes that got no ack, direct or relayed.", &C::probes_failed);

@@ -25,6 +25,8 @@ struct Member {
   wire::Bytes meta;
   wire::Bytes vsn;  // memberlist protocol versions: pmin, pmax, pcur, dmin, dmax, dcur
   Millis state_change{0};
+  // Learned from a seed's table while joining alone, and not gossiped on (Node::join).
+  bool learned_quietly = false;
 
   bool dead_or_left() const { return state == MemberState::dead || state == MemberState::left; }
 };

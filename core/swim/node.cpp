@@ -11,6 +11,13 @@ namespace {
 
 constexpr std::size_t kCompoundHeader = 2;  // type byte + part count
 constexpr std::size_t kCompoundPart = 2;    // u16 length per part
+constexpr std::size_t kMaxCompoundParts = 255;
+// Packing news by its compressed size (Node::news_budget): the expected ratio is followed with
+// this weight per datagram, kept within [1, kMaxPacking], and used with this margin, so that a
+// datagram that compresses a little worse than the last ones still fits.
+constexpr double kPackingWeight = 0.25;
+constexpr double kMaxPacking = 3.0;
+constexpr double kPackingMargin = 0.9;
 
 wire::NodeState to_wire(MemberState s) {
   switch (s) {
@@ -521,40 +528,98 @@ void Node::send(const Address& to, const wire::Message& message, bool piggyback)
   wire::encode(message, msg);
   ++counters_.messages_sent[Counters::index(wire::type_of(message))];
   if (piggyback && !broadcasts_.empty()) {
-    const std::size_t used = msg.size() + kCompoundHeader + kCompoundPart + packet_overhead();
-    if (used < config_.udp_buffer_size) {
-      auto extra =
-          broadcasts_.take(kCompoundPart, config_.udp_buffer_size - used, transmit_limit());
+    const std::size_t used = msg.size() + kCompoundHeader + kCompoundPart;
+    if (used < news_room()) {
+      auto extra = broadcasts_.take(kCompoundPart, news_budget(news_room() - used),
+                                    transmit_limit(), kMaxCompoundParts - 1);
       if (!extra.empty()) {
         for (const auto& part : extra) count_sent(part);
         extra.insert(extra.begin(), std::move(msg));
-        if (auto compound = wire::make_compound(extra)) {
-          send_raw(to, *compound);
-          return;
-        }
-        msg = std::move(extra.front());
+        send_parts(to, std::move(extra));
+        return;
       }
     }
   }
-  send_raw(to, msg);
+  send_raw(to, std::move(msg));
 }
 
-wire::Bytes Node::maybe_compress(wire::Bytes message) {
+std::size_t Node::news_room() const {
+  return config_.udp_buffer_size - std::min(config_.udp_buffer_size, packet_overhead());
+}
+
+std::size_t Node::news_budget(std::size_t room) const {
+  // memberlist packs news by its raw size and compresses afterwards, so a full datagram of news
+  // leaves with about half its room unused. Packing by the size the news is expected to have once
+  // compressed (the last datagrams' ratio, with a margin) fills it: fewer datagrams per piece of
+  // news while a cluster is busy, which is what limits how many members one machine can hold.
+  if (!config_.compression) return room;
+  const double scaled = static_cast<double>(room) * packing_ * kPackingMargin;
+  return std::max(room, static_cast<std::size_t>(scaled));
+}
+
+void Node::learn_packing(std::size_t plain, std::size_t packed) {
+  const double ratio = static_cast<double>(plain) / static_cast<double>(packed);
+  packing_ = std::clamp(packing_ + kPackingWeight * (ratio - packing_), 1.0, kMaxPacking);
+}
+
+void Node::send_parts(const Address& to, std::vector<wire::Bytes> parts) {
+  wire::Bytes plain;
+  if (parts.size() == 1) {
+    plain = std::move(parts.front());
+  } else if (auto compound = wire::make_compound(parts)) {
+    plain = std::move(*compound);
+  } else {
+    return;
+  }
+  auto packed = compressed(plain);
+  if (packed) learn_packing(plain.size(), packed->size());
+  if ((packed ? packed->size() : plain.size()) > news_room() && parts.size() > 1) {
+    // The news compressed less well than the last datagrams did: send it as two.
+    ++counters_.news_datagrams_split;
+    const auto middle = parts.begin() + static_cast<std::ptrdiff_t>(parts.size() / 2);
+    send_parts(to, std::vector<wire::Bytes>(std::make_move_iterator(parts.begin()),
+                                            std::make_move_iterator(middle)));
+    send_parts(to, std::vector<wire::Bytes>(std::make_move_iterator(middle),
+                                            std::make_move_iterator(parts.end())));
+    return;
+  }
+  if (packed) {
+    count_compressed(plain.size(), packed->size());
+    send_packet(to, std::move(*packed));
+  } else {
+    send_packet(to, std::move(plain));
+  }
+}
+
+std::optional<wire::Bytes> Node::compressed(const wire::Bytes& message) const {
   // memberlist compresses every datagram and keeps the result only if it is shorter. Below
   // kMinCompressible bytes (pings, acks, single rumours) that almost never happens: in a
   // simulated 100-member cluster under 5 % loss, 77,000 such datagrams saved 0.2 % of their
-  // bytes, while trying doubled the simulation's cost. Larger gossip compounds shrink by 5-20 %
-  // and full states, names and addresses over and over, by about four fifths.
-  if (!config_.compression || message.size() < kMinCompressible) return message;
+  // bytes, while trying doubled the simulation's cost. A full datagram of news shrinks to about
+  // half, and full states, names and addresses over and over, by about four fifths.
+  if (!config_.compression || message.size() < kMinCompressible) return std::nullopt;
   wire::Bytes packed = wire::make_compressed(message);
-  if (packed.size() >= message.size()) return message;
-  ++counters_.compressed_sent;
-  counters_.compression_bytes_saved += message.size() - packed.size();
+  if (packed.size() >= message.size()) return std::nullopt;
   return packed;
 }
 
+void Node::count_compressed(std::size_t plain, std::size_t packed) {
+  ++counters_.compressed_sent;
+  counters_.compression_bytes_saved += plain - packed;
+}
+
+wire::Bytes Node::maybe_compress(wire::Bytes message) {
+  auto packed = compressed(message);
+  if (!packed) return message;
+  count_compressed(message.size(), packed->size());
+  return std::move(*packed);
+}
+
 void Node::send_raw(const Address& to, wire::Bytes packet) {
-  packet = maybe_compress(std::move(packet));
+  send_packet(to, maybe_compress(std::move(packet)));
+}
+
+void Node::send_packet(const Address& to, wire::Bytes packet) {
   if (cipher_) {
     // memberlist's order: seal the packet (CRC and compound inside), label header outside.
     auto sealed = cipher_->seal(packet, label_bytes());
@@ -589,16 +654,13 @@ void Node::gossip(Millis now) {
     }
     return true;
   });
-  const std::size_t budget = config_.udp_buffer_size - kCompoundHeader - packet_overhead();
+  if (news_room() <= kCompoundHeader) return;
   for (Member* target : targets) {
-    auto parts = broadcasts_.take(kCompoundPart, budget, transmit_limit());
+    const std::size_t budget = news_budget(news_room() - kCompoundHeader);
+    auto parts = broadcasts_.take(kCompoundPart, budget, transmit_limit(), kMaxCompoundParts);
     if (parts.empty()) return;
     for (const auto& part : parts) count_sent(part);
-    if (parts.size() == 1) {
-      send_raw(target->address, parts.front());
-    } else if (auto compound = wire::make_compound(parts)) {
-      send_raw(target->address, *compound);
-    }
+    send_parts(target->address, std::move(parts));
   }
 }
 
@@ -792,9 +854,11 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
     merge_remote_state(now, *remote, join && lone_join_);
   }
   join_exchange_ended(now, id, std::nullopt);
-  if (join && lone_join_ && !left_)
+  if (join && lone_join_ && !left_) {
     schedule(now + config_.join_follow_up, Timer::join_follow_up,
              join_follow_up_token_ = next_token_++);
+    quiet_news_until_ = now + config_.join_follow_up;
+  }
   // Beyond memberlist: announce ourselves afresh now that we know whom to tell. Our start-up
   // announcement may have been spent while we knew only the seed.
   if (join && !left_) broadcast(now, self_name_, alive_message(*find(self_name_)));
@@ -1082,7 +1146,10 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
   }
   const bool is_self = a.node == self_name_;
   // Alive #x overrides alive or suspect #y only when x > y (a member at x == y is no news).
-  if (a.incarnation <= m->incarnation && !is_self && !updates_address && !is_new) return;
+  if (a.incarnation <= m->incarnation && !is_self && !updates_address && !is_new) {
+    if (a.incarnation == m->incarnation) pass_on_quiet_news(now, *m);
+    return;
+  }
   if (a.incarnation < m->incarnation && is_self) return;
   cancel_suspicion(a.node);
   const MemberState old_state = m->state;
@@ -1094,6 +1161,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
     return;
   }
   if (!quiet) broadcast(now, a.node, a);
+  m->learned_quietly = quiet;
   m->incarnation = a.incarnation;
   m->meta = a.meta;
   m->address = *address;
@@ -1109,6 +1177,18 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
     emit(now, EventKind::alive, *m);
   else if (old_meta != m->meta)
     emit(now, EventKind::updated, *m);
+}
+
+void Node::pass_on_quiet_news(Millis now, Member& m) {
+  // A member learned quietly from a seed's table whose alive message still goes round joined
+  // the cluster about when we did: the members that hold that news are the only ones spreading
+  // it, and those that missed it would wait for a full-state exchange. Spread it as if we had
+  // just heard it. The members that joined long before are not news anywhere, and we hear no
+  // gossip about them, so a lone join still costs the cluster nothing for them.
+  if (!m.learned_quietly) return;
+  m.learned_quietly = false;
+  if (now > quiet_news_until_ || m.state != MemberState::alive) return;
+  broadcast(now, m.name, alive_message(m));
 }
 
 void Node::suspect_node(Millis now, const wire::Suspect& s) {

@@ -188,11 +188,25 @@ class Node {
   void broadcast(Millis now, const std::string& member, const wire::Message& message);
   void resume_gossip(Millis now);
   void send(const Address& to, const wire::Message& message, bool piggyback = true);
+  // A message or compound as it is, or compressed (maybe_compress), then sealed and labelled.
   void send_raw(const Address& to, wire::Bytes packet);
+  // Parts of news (behind a ping or an ack, or alone) in one compound, or two if it comes out
+  // larger than a datagram once compressed.
+  void send_parts(const Address& to, std::vector<wire::Bytes> parts);
+  // A packet ready but for encryption and the label.
+  void send_packet(const Address& to, wire::Bytes packet);
+  // Bytes of a datagram left for messages once the label and the cipher take theirs.
+  std::size_t news_room() const;
+  // How many raw bytes of news to take for `room` bytes on the wire.
+  std::size_t news_budget(std::size_t room) const;
+  void learn_packing(std::size_t plain, std::size_t packed);
   // `message` as compress messages carry it, if compression is on, the message has at least
-  // kMinCompressible bytes and that is shorter (counted).
+  // kMinCompressible bytes and that is shorter; nothing otherwise.
   static constexpr std::size_t kMinCompressible = 128;
+  std::optional<wire::Bytes> compressed(const wire::Bytes& message) const;
+  // compressed(), counted, or the message itself.
   wire::Bytes maybe_compress(wire::Bytes message);
+  void count_compressed(std::size_t plain, std::size_t packed);
   void count_sent(const wire::Bytes& encoded);
   std::size_t packet_overhead() const;
   // The label as the cipher authenticates it (associated data).
@@ -225,6 +239,8 @@ class Node {
 
   // Membership rules.
   void alive_node(Millis now, const wire::Alive& alive, bool bootstrap, bool quiet = false);
+  // Gossip heard about a member learned quietly, soon after the join: see the definition.
+  void pass_on_quiet_news(Millis now, Member& m);
   void suspect_node(Millis now, const wire::Suspect& suspect);
   void dead_node(Millis now, const wire::Dead& dead);
   void refute(Millis now, Member& self, Incarnation accused);
@@ -260,6 +276,10 @@ class Node {
   Address self_address_;
   Rng rng_;
   Awareness awareness_;
+  // Raw bytes of news per byte on the wire, as the last news datagrams compressed.
+  double packing_ = 1.0;
+  // Until when news of members learned quietly at a lone join is passed on when heard again.
+  Millis quiet_news_until_{-1};
   BroadcastQueue broadcasts_;
   Counters counters_;
   Outbox outbox_;
