@@ -26,7 +26,7 @@ struct ClusterOptions {
   std::uint32_t seed = 1;
   LinkModel link;
   // Everyone starts knowing everyone (a static configuration); otherwise every node joins
-  // through node 0 with a push-pull exchange, as memberlist agents do.
+  // through the first join_seeds nodes with push-pull exchanges, as memberlist agents do.
   bool static_membership = true;
   // Hosts that run from the start (0: all of them); the others wait, down, for start().
   std::size_t started = 0;
@@ -79,7 +79,6 @@ class SwimCluster {
 
   // Boots a host that has not run yet (see ClusterOptions::started); it joins as the others did.
   void start(std::size_t i);
-  bool ever_started(std::size_t i) const { return hosts_[i].booted; }
   void kill(std::size_t i);
   void revive(std::size_t i);
   void pause(std::size_t i, Millis duration);

@@ -398,3 +398,30 @@ TEST_CASE("a node lists the suspicions it is timing until they end") {
   CHECK(c.view(*timing, 3)->state == MemberState::dead);
   CHECK(c.node(*timing).suspicion_timers().empty());
 }
+
+TEST_CASE("hosts started later join through the seeds; a host never started stays down") {
+  ClusterOptions o;
+  o.nodes = 6;
+  o.static_membership = false;
+  o.started = 3;
+  o.join_seeds = 2;
+  auto c = SwimCluster::create(o).value();
+  c.run_for(Millis{3000});
+  CHECK_FALSE(c.is_up(4));
+  CHECK_FALSE(c.view(0, 4));
+  c.revive(4);  // only a host that ran can be restarted
+  CHECK_FALSE(c.is_up(4));
+  c.start(4);
+  c.run_for(Millis{3000});
+  for (std::size_t i : {0u, 1u, 2u, 4u})
+    for (std::size_t j : {0u, 1u, 2u, 4u})
+      if (i != j) CHECK((c.view(i, j) && c.view(i, j)->state == MemberState::alive));
+  CHECK_FALSE(c.view(0, 5));
+
+  ClusterOptions bad = o;
+  bad.started = 7;
+  CHECK_FALSE(SwimCluster::create(bad).ok());
+  bad = o;
+  bad.join_seeds = 0;
+  CHECK_FALSE(SwimCluster::create(bad).ok());
+}
