@@ -110,3 +110,11 @@ TEST_CASE("take picks what a plain walk over the queue would pick, tier by tier"
     REQUIRE(q.size() == model.size());
   }
 }
+
+TEST_CASE("a datagram takes at most max_parts items, whatever room is left") {
+  BroadcastQueue q;
+  for (int i = 0; i < 10; ++i)
+    q.queue("m" + std::to_string(i), msg(10, static_cast<std::uint8_t>(i)));
+  CHECK(q.take(2, 1400, 4, 3).size() == 3);
+  CHECK(q.take(2, 1400, 4).size() == 10);  // room for all, and no cap below the compound's 255
+}
