@@ -73,7 +73,7 @@ Growth grow(std::size_t nodes, std::uint32_t seed, vigil::swim::Config config) {
 TEST_CASE("waves of joiners are known everywhere within a second, without full-state exchanges") {
   // Without periodic full-state exchanges, nothing but gossip, the joiners' follow-up exchanges
   // and introductions can close a gap. A member that misses a joiner's news used to wait for the
-  // next exchange (45 s at 200 members): the joiners of one wave learn one another from the
+  // next exchange (every 120 s at 200 members): the joiners of one wave learn one another from the
   // seeds' tables without passing that news on, so fewer members spread it. Passing on the
   // news of those members when it is heard again restores the spread.
   vigil::swim::Config config = vigil::swim::Config::lan();
