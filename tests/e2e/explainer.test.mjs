@@ -1,9 +1,9 @@
-// The explainer (assets/explainer.html): regenerate its numbers with the lab, load it, and check
+// The explainer (assets/explainer.html): take its numbers from this build's lab, load it, and check
 // that every number on the page is the lab's, that a scene starts only when it is read, that every
 // embedded demo renders as it scrolls into view, that internal links resolve, and that it works at
 // phone width and in both themes.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifact, check, launchBrowser, openPage, parseArgs, pngStats, startServer } from './harness.mjs';
@@ -13,8 +13,15 @@ const args = parseArgs(process.argv.slice(2));
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataFile = path.join(args.web, 'explainer-data.json');
 
-// 1. The numbers, regenerated now from this build's `vigil lab`.
-execFileSync('node', [path.join(repo, 'scripts/explainer_data.mjs'), args.vigil, dataFile], { stdio: 'inherit' });
+// 1. The numbers, from this build's `vigil lab`: regenerated unless the file is already newer than
+//    the binary and the script that writes it (scripts/build.sh writes it after each build, by
+//    the same rule; every experiment has a fixed seed, so a rerun would write the same file).
+const script = path.join(repo, 'scripts/explainer_data.mjs');
+const mtime = (f) => { try { return statSync(f).mtimeMs; } catch { return -Infinity; } };
+if (mtime(dataFile) <= Math.max(mtime(args.vigil), mtime(script)))
+  execFileSync('node', [script, args.vigil, dataFile], { stdio: 'inherit' });
+else
+  console.log(`# ${dataFile} is newer than ${args.vigil}: the lab's numbers are this build's`);
 const fresh = JSON.parse(readFileSync(dataFile, 'utf8')).experiments;
 
 const server = await startServer(args.vigil, args.web);

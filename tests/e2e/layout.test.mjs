@@ -1,5 +1,5 @@
 // Every demo fits a phone and a documentation column: at 320, 412 and 560 CSS px wide (phone
-// profile: touch, DPR 2) each is laid out in one column, and the layout it reports
+// profile: touch, DPR 2; loaded at 320 and widened) each is laid out in one column, and the layout it reports
 // (window.vigil.state().layout: every labelled widget's frame, every text the plots drew) has
 // no control narrower than 80 px, no control outside the canvas or clipped by its window, and
 // no two texts overlapping. The desktop width (1280) keeps two columns and must be as clean,
@@ -14,17 +14,19 @@ const demos = [
   ['retry', '&view=fleet&autoplay=1'], ['retry', '&view=server&autoplay=1'], ['fencing', '&autoplay=1'],
   ['live', ''],
 ];
-const widths = [320, 412, 560, 1280];
+// Phones load each demo at the narrowest width, then turn it wider (as a reader rotating a
+// phone, or a column resized); the desktop loads each demo afresh.
+const profiles = [{ widths: [320, 412, 560], phone: true }, { widths: [1280], phone: false }];
 
 const server = await startServer(args.vigil, args.web);
 const browser = await launchBrowser();
 try {
-  for (const width of widths) {
-    const phone = width < 600;
+  for (const { widths, phone } of profiles) {
+    const height = phone ? 860 : 800;
     const context = await browser.newContext({
-      viewport: { width, height: phone ? 860 : 800 }, deviceScaleFactor: phone ? 2 : 1, hasTouch: phone, isMobile: phone });
+      viewport: { width: widths[0], height }, deviceScaleFactor: phone ? 2 : 1, hasTouch: phone, isMobile: phone });
     for (const [demo, extra] of demos) {
-      console.log(`# ${demo}${extra} at ${width} px`);
+      console.log(`# ${demo}${extra} at ${widths.join(', ')} px`);
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
@@ -34,27 +36,31 @@ try {
       await waitForFrames(page, 3, 60000);  // a demo at rest draws three frames and sleeps
       if (extra.includes('trace='))  // fetched by the page, then replayed: its own view
         await page.waitForFunction(() => window.vigil.state().trace !== null, null, { timeout: 30000 });
-      // Let plots settle (the legend's rows are measured in one frame and used in the next).
-      await drawFrames(page, 3);
-      let s = await page.evaluate(() => window.vigil.state());
-      // An embedded demo on a narrow screen starts with its controls folded: open them.
-      const header = s.layout.items.find((i) => i.label === 'Controls');
-      if (header) {
-        const below = (st) => st.layout.items.filter((i) => i.y > header.y + header.h).length;
-        check(below(s) === 0, `${demo} at ${width} px: embedded, it starts with its controls folded`);
-        await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
+      for (const width of widths) {
+        if (width !== widths[0]) await page.setViewportSize({ width, height });
+        // Let plots settle (the legend's rows are measured in one frame and used in the next).
         await drawFrames(page, 3);
-        s = await page.evaluate(() => window.vigil.state());
-        check(below(s) > 0, `${demo} at ${width} px: one click opens them (${below(s)} controls)`);
+        let s = await page.evaluate(() => window.vigil.state());
+        // An embedded demo on a narrow screen starts with its controls folded: open them.
+        const header = s.layout.items.find((i) => i.label === 'Controls');
+        if (header && width === widths[0]) {
+          const below = (st) => st.layout.items.filter((i) => i.y > header.y + header.h).length;
+          check(below(s) === 0, `${demo} at ${width} px: embedded, it starts with its controls folded`);
+          await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
+          await drawFrames(page, 3);
+          s = await page.evaluate(() => window.vigil.state());
+          check(below(s) > 0, `${demo} at ${width} px: one click opens them (${below(s)} controls)`);
+        }
+        const what = `${demo}${extra.replace(/&(autoplay|rate|speed|kill|n)=[^&]*/g, '').replace(/&trace=[^&]*/, ' (a trace)')} at ${width} px`;
+        check(s.layout.narrow === phone, `${what}: laid out in ${phone ? 'one column' : 'two columns'}`);
+        check(Math.abs(s.layout.css_width - width) < 1, `${what}: the app follows the frame's width (${s.layout.css_width} px)`);
+        const found = layoutProblems(s.layout, phone);
+        check(found.length === 0, `${what}: ${s.layout.items.filter(named).length} controls and ` +
+              `${s.layout.texts.length} texts fit (${found.slice(0, 6).join('; ')})`);
+        check(errors.length === 0, `${what}: no console errors (${errors.join(' | ')})`);
+        if (demo === 'swim' || (demo === 'phi' && width === 320))
+          await page.screenshot({ path: artifact(args, `layout_${demo}_${width}.png`), fullPage: true });
       }
-      const what = `${demo}${extra.replace(/&(autoplay|rate|speed|kill|n)=[^&]*/g, '').replace(/&trace=[^&]*/, ' (a trace)')} at ${width} px`;
-      check(s.layout.narrow === phone, `${what}: laid out in ${phone ? 'one column' : 'two columns'}`);
-      const found = layoutProblems(s.layout, phone);
-      check(found.length === 0, `${what}: ${s.layout.items.filter(named).length} controls and ` +
-            `${s.layout.texts.length} texts fit (${found.slice(0, 6).join('; ')})`);
-      check(errors.length === 0, `${what}: no console errors (${errors.join(' | ')})`);
-      if (demo === 'swim' || (demo === 'phi' && width === 320))
-        await page.screenshot({ path: artifact(args, `layout_${demo}_${width}.png`), fullPage: true });
       await page.close();
     }
     await context.close();

@@ -4,6 +4,8 @@
 
 #include <vigil/lab/swim_experiments.hpp>
 
+#include "support/sanitized.hpp"
+
 using namespace vigil::lab;
 
 TEST_CASE("the probe-failure formula") {
@@ -24,7 +26,7 @@ TEST_CASE("the engine's probe failure rate is within 3 sigma of the formula") {
     SwimProbeOptions o;
     o.loss = loss;
     o.indirect = k;
-    o.probes = 30000;
+    o.probes = vigil::test::kSanitized ? 3000 : 30000;
     auto r = run_swim_probe(o).value();
     const double q = probe_failure_formula(loss, k);
     const double sigma = std::sqrt(q * (1 - q) / static_cast<double>(r.probes));
