@@ -41,6 +41,7 @@ struct Counters {
   std::uint64_t compressed_datagrams_received = 0;
   std::uint64_t compressed_streams_received = 0;
   std::uint64_t news_datagrams_split = 0;
+  std::uint64_t news_compressions_reused = 0;
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
   std::uint64_t indirect_probes = 0;
@@ -138,6 +139,10 @@ constexpr void for_each_counter_member(F&& f) {
           "Datagrams of news, packed by the size compression was expected to give them, that "
           "came out too large and went as two.",
           &C::news_datagrams_split);
+  counter("news_compressions_reused", "vigil_news_compressions_reused_total",
+          "Gossip datagrams that carried the same news as the one before them in the same round, "
+          "and so went out without being compressed again.",
+          &C::news_compressions_reused);
   counter("probes", "vigil_probes_total", "Probes started.", &C::probes);
   counter("probes_failed", "vigil_probes_failed_total",
           "Probes that got no ack, direct or relayed.", &C::probes_failed);

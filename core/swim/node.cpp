@@ -562,7 +562,7 @@ void Node::learn_packing(std::size_t plain, std::size_t packed) {
   packing_ = std::clamp(packing_ + kPackingWeight * (ratio - packing_), 1.0, kMaxPacking);
 }
 
-void Node::send_parts(const Address& to, std::vector<wire::Bytes> parts) {
+void Node::send_parts(const Address& to, std::vector<wire::Bytes> parts, PackedNews* last) {
   wire::Bytes plain;
   if (parts.size() == 1) {
     plain = std::move(parts.front());
@@ -571,8 +571,15 @@ void Node::send_parts(const Address& to, std::vector<wire::Bytes> parts) {
   } else {
     return;
   }
-  auto packed = compressed(plain);
-  if (packed) learn_packing(plain.size(), packed->size());
+  std::optional<wire::Bytes> packed;
+  if (last && !last->plain.empty() && last->plain == plain) {
+    packed = last->packed;
+    ++counters_.news_compressions_reused;
+  } else {
+    packed = compressed(plain);
+    if (packed) learn_packing(plain.size(), packed->size());
+    if (last) *last = PackedNews{plain, packed};
+  }
   if ((packed ? packed->size() : plain.size()) > news_room() && parts.size() > 1) {
     // The news compressed less well than the last datagrams did: send it as two.
     ++counters_.news_datagrams_split;
@@ -655,12 +662,13 @@ void Node::gossip(Millis now) {
     return true;
   });
   if (news_room() <= kCompoundHeader) return;
+  PackedNews last;
   for (Member* target : targets) {
     const std::size_t budget = news_budget(news_room() - kCompoundHeader);
     auto parts = broadcasts_.take(kCompoundPart, budget, transmit_limit(), kMaxCompoundParts);
     if (parts.empty()) return;
     for (const auto& part : parts) count_sent(part);
-    send_parts(target->address, std::move(parts));
+    send_parts(target->address, std::move(parts), &last);
   }
 }
 

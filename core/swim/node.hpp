@@ -190,9 +190,17 @@ class Node {
   void send(const Address& to, const wire::Message& message, bool piggyback = true);
   // A message or compound as it is, or compressed (maybe_compress), then sealed and labelled.
   void send_raw(const Address& to, wire::Bytes packet);
+  // The last news datagram a gossip tick compressed: the next target usually gets the very same
+  // news (the queue holds less than a datagram's worth), and compressing it again for each of
+  // the gossip_nodes targets was the largest cost of a member on a machine running hundreds.
+  struct PackedNews {
+    wire::Bytes plain;
+    std::optional<wire::Bytes> packed;
+  };
   // Parts of news (behind a ping or an ack, or alone) in one compound, or two if it comes out
-  // larger than a datagram once compressed.
-  void send_parts(const Address& to, std::vector<wire::Bytes> parts);
+  // larger than a datagram once compressed. With `last`, news identical to the last datagram's
+  // reuses its compression, and `last` then holds this one's.
+  void send_parts(const Address& to, std::vector<wire::Bytes> parts, PackedNews* last = nullptr);
   // A packet ready but for encryption and the label.
   void send_packet(const Address& to, wire::Bytes packet);
   // Bytes of a datagram left for messages once the label and the cipher take theirs.

@@ -35,6 +35,7 @@ struct Growth {
   std::vector<Millis> waves;  // from a wave's first start until everyone knows everyone
   Millis slowest_wave{0};
   std::uint64_t datagrams = 0, bytes = 0;
+  std::uint64_t compressed = 0, compressions_reused = 0;
 };
 
 // Grows a cluster to `nodes` in waves of 50 started 1 ms apart; each wave waits for agreement
@@ -65,6 +66,8 @@ Growth grow(std::size_t nodes, std::uint32_t seed, vigil::swim::Config config) {
   }
   g.datagrams = c.totals().datagrams_sent;
   g.bytes = c.totals().bytes_sent;
+  g.compressed = c.totals().compressed_sent;
+  g.compressions_reused = c.totals().news_compressions_reused;
   return g;
 }
 
@@ -111,4 +114,14 @@ TEST_CASE("in waves, joining quietly costs far fewer datagrams than memberlist's
         0.7 * static_cast<double>(loud_growth.datagrams));
   CHECK(static_cast<double>(quiet_growth.bytes) < 0.7 * static_cast<double>(loud_growth.bytes));
   CHECK(quiet_growth.slowest_wave <= loud_growth.slowest_wave + Millis{500});
+}
+
+TEST_CASE("while waves of joins spread, a gossip round compresses its news once for most targets") {
+  // A member gossips to three targets a round; while its queue holds less than a datagram of
+  // news, all three get the same news, compressed once (news_compressions_reused).
+  const Growth g = grow(200, 1, vigil::swim::Config::lan());
+  INFO(g.compressed << " datagrams and streams sent compressed, " << g.compressions_reused
+                    << " of them reusing the round's compression");
+  CHECK(g.compressions_reused > 0);
+  CHECK(static_cast<double>(g.compressions_reused) > 0.3 * static_cast<double>(g.compressed));
 }

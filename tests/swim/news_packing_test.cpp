@@ -75,6 +75,13 @@ Sent gossip_for(Node& n, Millis from, int ticks) {
   return s;
 }
 
+// The datagrams of the first gossip tick that sends any.
+const std::vector<Datagram>& first_gossip_round(Node& n) {
+  for (Millis t{1}; t < Millis{1000} && n.outbox().datagrams.empty(); t += Millis{10})
+    n.handle_tick(t);
+  return n.outbox().datagrams;
+}
+
 }  // namespace
 
 TEST_CASE("with compression on, a datagram carries more news than its raw room, and fits") {
@@ -115,4 +122,38 @@ TEST_CASE("news that compresses worse than the last datagrams did goes as two da
   CHECK(after.largest_on_wire <= kRoom);
   CHECK(before.alive_parts + after.alive_parts ==
         n.counters().messages_sent[Counters::index(wire::MessageType::alive)]);
+}
+
+TEST_CASE("news that fits one datagram is compressed once for all of a round's targets") {
+  vigil::Rng rng(3);
+  Node n = node_with_peers(true);
+  hear_of_joins(n, 0, 12, 0, rng);  // about 700 bytes raw: one datagram holds it all
+  const auto& sent = first_gossip_round(n);
+  REQUIRE(sent.size() == 3);  // gossip_nodes targets
+  CHECK(sent[0].to != sent[1].to);
+  CHECK(sent[1].to != sent[2].to);
+  for (const auto& d : sent) {
+    CHECK(wire::is_compressed(d.bytes));
+    CHECK(d.bytes == sent[0].bytes);  // the same news, so the same bytes
+    auto messages = wire::decode_packet(d.bytes);
+    REQUIRE(messages.ok());
+    std::size_t joins = 0;
+    for (const auto& m : *messages)
+      joins += std::holds_alternative<wire::Alive>(m) &&
+               std::get<wire::Alive>(m).node.starts_with("member-");
+    CHECK(joins == 12);
+  }
+  CHECK(n.counters().news_compressions_reused == 2);
+  CHECK(n.counters().compressed_sent == 3);  // each datagram still counts as sent compressed
+}
+
+TEST_CASE("news larger than a datagram differs per target and is compressed for each") {
+  vigil::Rng rng(4);
+  Node n = node_with_peers(true);
+  hear_of_joins(n, 0, 200, 0, rng);
+  const auto& sent = first_gossip_round(n);
+  REQUIRE(sent.size() == 3);
+  CHECK(sent[0].bytes != sent[1].bytes);  // each target gets the news least sent so far
+  CHECK(sent[1].bytes != sent[2].bytes);
+  CHECK(n.counters().news_compressions_reused == 0);
 }
