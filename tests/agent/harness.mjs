@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -36,10 +36,31 @@ async function portFree(port) {
   });
 }
 
-// A port free for both TCP and UDP (agents bind both on their protocol port).
+// The kernel's range for the local ports of outgoing connections. A port taken from it can be
+// free when tested and, a moment later, the source port of some process's connection (a Serf
+// agent's stream, a browser's fetch), so an agent told to listen there fails to bind.
+function ephemeralRange() {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (lo > 0 && hi >= lo) return [lo, hi];
+  } catch { /* not Linux: assume its default */ }
+  return [32768, 60999];
+}
+
+// A port free for both TCP and UDP (agents bind both on their protocol port), outside the
+// ephemeral range.
 export async function freePort() {
+  const [lo, hi] = ephemeralRange();
+  const ranges = [[10000, lo - 1], [hi + 1, 65535]].filter(([a, b]) => b >= a);
+  const total = ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
+  if (total < 1000) throw new Error(`the ephemeral port range ${lo}-${hi} leaves too few ports for tests`);
   for (let attempt = 0; attempt < 200; ++attempt) {
-    const port = 20000 + Math.floor(Math.random() * 30000);
+    let k = Math.floor(Math.random() * total);
+    let port = 0;
+    for (const [a, b] of ranges) {
+      if (k <= b - a) { port = a + k; break; }
+      k -= b - a + 1;
+    }
     if (await portFree(port)) return port;
   }
   throw new Error('no free port');

@@ -2,9 +2,9 @@
 // Chromium driven by playwright-core, console-error collection and screenshot checks.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { freePort } from '../agent/harness.mjs';
 
 // --key value pairs; `required` keys must be present. An --artifacts directory is created.
 export function parseArgs(argv, required = ['vigil', 'web', 'artifacts']) {
@@ -19,16 +19,8 @@ export function parseArgs(argv, required = ['vigil', 'web', 'artifacts']) {
   return args;
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+// Ports outside the kernel's ephemeral range, as the agent tests take them.
+export { freePort };
 
 // Starts `vigil serve` and resolves once it prints its URL.
 export async function startServer(vigil, webDir) {
