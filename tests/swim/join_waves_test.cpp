@@ -64,10 +64,11 @@ Growth grow(std::size_t nodes, std::uint32_t seed, vigil::swim::Config config) {
     g.slowest_wave = std::max(g.slowest_wave, g.waves.back());
     while (!gossip_done(c, up)) c.run_for(Millis{100});
   }
-  g.datagrams = c.totals().datagrams_sent;
-  g.bytes = c.totals().bytes_sent;
-  g.compressed = c.totals().compressed_sent;
-  g.compressions_reused = c.totals().news_compressions_reused;
+  const auto totals = c.totals();  // sums every host's counters: once
+  g.datagrams = totals.datagrams_sent;
+  g.bytes = totals.bytes_sent;
+  g.compressed = totals.compressed_sent;
+  g.compressions_reused = totals.news_compressions_reused;
   return g;
 }
 
