@@ -2,7 +2,8 @@
 // explainer's demos match the page around them; theme=light|dark forces one. In the light
 // theme a screenshot's background is light and the member-state colours (alive, suspect, dead,
 // left: a colour-blind-safe set) each keep a contrast of at least 3:1 against it (WCAG 2.1's
-// ratio for graphics), and they are the colours the SWIM matrix is really drawn with.
+// ratio for graphics), and they are the colours the SWIM matrix is really drawn with, also after
+// the reader's scheme flips while the page is open.
 import { artifact, check, decodePng, launchBrowser, parseArgs, startServer, waitForFrames } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -73,6 +74,30 @@ try {
         `the matrix is drawn in those colours (${drawn(s.palette.alive)} alive pixels, ${drawn(s.palette.dead)} dead)`);
   check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
   await context.close();
+
+  // The reader's scheme flips while the matrix is shown: the kept picture is repainted in the
+  // new palette, not left in the old one.
+  {
+    const { context, page, errors } = await open('light', 'index.html?demo=swim&n=12&view=matrix&speed=2');
+    await waitForFrames(page, 3, 60000);
+    let s = await page.evaluate(() => window.vigil.state());
+    check(s.theme === 'light' && s.matrix.stale_cells === 0,
+          `the matrix starts in the light palette (${s.matrix.stale_cells} cells in another)`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => window.vigil.state().theme === 'dark', null, { timeout: 30000, polling: 100 });
+    const frame = (await page.evaluate(() => window.vigil.state())).frame;
+    await page.waitForFunction((f) => window.vigil.state().frame >= f + 2, frame, { timeout: 30000, polling: 100 });
+    s = await page.evaluate(() => window.vigil.state());
+    check(s.matrix.stale_cells === 0, `after the switch to dark, every cell is in the dark palette ` +
+                                      `(${s.matrix.stale_cells} of ${12 * 12} are not)`);
+    const { data } = await decodePng(browser, await page.screenshot({ path: artifact(args, 'theme_flip_swim.png') }));
+    let alive = 0;
+    const want = rgb(s.palette.alive);
+    for (let i = 0; i < data.length; i += 4) alive += want.every((c, k) => data[i + k] === c);
+    check(alive > 2000, `the screenshot shows the dark palette's "alive" (${alive} pixels)`);
+    check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
+    await context.close();
+  }
 
   // The explainer's demos match the page: both follow the reader's scheme.
   for (const scheme of ['light', 'dark']) {

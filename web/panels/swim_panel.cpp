@@ -206,6 +206,7 @@ void SwimPanel::restart() {
   // Every node starts up and every view alive: only the diagonal differs from the first cell.
   heat_ = std::make_unique<plot::HeatmapTexture>(nodes_, nodes_, heat_cell(0, 1));
   for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) refresh_cell(i, i);
+  painted_with_ = &plot::palette();
   cluster_->on_event([this](const sim::ClusterEvent& e) { on_event(e); });
   // Only a cluster small enough for the ring pays for describing its packets.
   if (ring_offered()) cluster_->on_packet([this](const sim::PacketTrace& t) { on_packet(t); });
@@ -468,6 +469,10 @@ void SwimPanel::advance(double real_ms) {
 
 void SwimPanel::draw() {
   partitioned_ = cluster_->network().partitioned();
+  if (painted_with_ != &plot::palette()) {
+    for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) refresh_row(r);
+    painted_with_ = &plot::palette();
+  }
   if (showing_ring()) {
     // One column on a phone: a square ring as wide as the screen, with room above it for the
     // caption and the buttons, below it for the legend and the clicked member's details.
@@ -805,7 +810,15 @@ nlohmann::json SwimPanel::state() const {
     if (s == 2 && heat_->shown_color(static_cast<int>(r), selected_) == state_color(2))
       ++shown_dead;
   }
+  // Cells whose kept colour is not what the current palette paints their state: none, unless
+  // a theme change left the picture behind.
+  std::size_t stale = 0;
+  for (int r = 0; r < nodes_; ++r)
+    for (int c = 0; c < nodes_; ++c)
+      stale += heat_->cell(r, c).color !=
+               heat_cell(static_cast<std::size_t>(r), static_cast<std::size_t>(c)).color;
   nlohmann::json matrix = {
+      {"stale_cells", stale},
       {"rect", {matrix_rect_.x, matrix_rect_.y, matrix_rect_.z, matrix_rect_.w}},
       {"block_rows", heat_->block_rows()},
       {"block_cols", heat_->block_cols()},

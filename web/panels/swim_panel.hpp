@@ -12,6 +12,7 @@
 #include "panels/panel.hpp"
 #include "panels/ring_view.hpp"
 #include "plot/heatmap_texture.hpp"
+#include "plot/palette.hpp"
 #include "plot/plot.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/swim_scenes.hpp"
@@ -109,6 +110,8 @@ class SwimPanel : public Panel {
   std::vector<Cell> matrix_;  // observer-major
   // matrix_ as drawn, kept between frames: a million cells cannot be redrawn every frame.
   std::unique_ptr<plot::HeatmapTexture> heat_;
+  // The palette heat_'s colours came from: when the page's theme flips, every cell is repainted.
+  const plot::Palette* painted_with_ = nullptr;
   // Where the matrix was last drawn (screen pixels: min x, min y, max x, max y) and the cell
   // under the mouse (-1: none), for state().
   ImVec4 matrix_rect_{0, 0, 0, 0};
