@@ -236,6 +236,11 @@ int Agent::run(const volatile std::sig_atomic_t& stop, const volatile std::sig_a
 // ------------------------------------------------------------------------------------ UDP
 
 void Agent::on_readable() {
+  read_datagrams();
+  settle();
+}
+
+void Agent::read_datagrams() {
   // Bounded per call so a flood cannot starve timers and viewers.
   for (int i = 0; i < 512; ++i) {
     std::uint8_t buf[65536];
@@ -248,7 +253,6 @@ void Agent::on_readable() {
     if (!sender) continue;
     receive_datagram(*sender, wire::Bytes(buf, buf + n));
   }
-  settle();
 }
 
 void Agent::receive_datagram(const swim::Address& from, wire::Bytes bytes) {
@@ -354,8 +358,15 @@ void Agent::set_paused(bool paused) {
 
 void Agent::on_timer() {
   Millis t = now();
+  const bool resuming = paused_;
   set_paused(faults_.paused(t));
   if (!paused_) {
+    // A process the scheduler kept waiting can find an ack in its socket next to the probe
+    // deadline that passed meanwhile. Reading the socket before the timers keeps its own
+    // slowness from counting as the silence of others (on a loaded machine this was how
+    // suspicion storms started). The injected pause keeps the simulator's model of a process
+    // stopped outright: its expired timers fire before it reads what queued up.
+    if (!resuming) read_datagrams();
     while (!delayed_.empty() && delayed_.next_time() <= t) {
       auto d = delayed_.pop().event;
       if (d.outgoing)

@@ -94,6 +94,8 @@ class Agent : private RawHandler {
 
   // UDP (RawHandler).
   void on_readable() override;
+  // Hands what waits in the UDP socket to the engine, a bounded number of datagrams at a time.
+  void read_datagrams();
   void send_datagram(const swim::Address& to, const wire::Bytes& bytes);
   void receive_datagram(const swim::Address& from, wire::Bytes bytes);
 

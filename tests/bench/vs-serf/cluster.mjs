@@ -1,6 +1,7 @@
 // Starting N agents of one kind, paced and bounded, and telling when they agree.
 import { performance } from 'node:perf_hooks';
 import { Agent } from './agents.mjs';
+import { busySince, cpuTimes } from './machine.mjs';
 import { nftCounters } from './net.mjs';
 import { limiter, progress, sleep, waitFor } from './pace.mjs';
 import { quantile } from './stats.mjs';
@@ -44,11 +45,15 @@ export async function startCluster(spec, o, n, agents, log) {
   const tick = progress(5000, () => log(`${spec.kind}: ${started}/${n} agents started (${secondsSince(t0)} s)`));
   const start = limiter(o.startConcurrency, 20);
   const wave = o.startWave > 0 ? o.startWave : n;
+  const waves = [];  // per wave: agents running before it, the wait for quiet and the CPU then
   for (let first = seeds.length; first < n && !failed; first += wave) {
     const last = Math.min(n, first + wave);
     if (first > seeds.length) {
       await waitAgreement(spec, agents, 120 + 0.3 * first, `${spec.kind}: the ${first} agents started so far to agree`, log);
-      await waitQuiet(spec, agents, 120, log);
+      const quiet = await waitQuiet(spec, agents, 120, log);
+      waves.push({ running: first, ...quiet });
+      log(`${spec.kind}: wave from ${first} agents, after ${quiet.waited_s} s of waiting for quiet ` +
+          `(machine ${Math.round(quiet.busy * 100)} % busy)`);
     }
     await Promise.all([...Array(last - first).keys()].map((k) => start(async () => {
       if (failed) return;
@@ -65,29 +70,40 @@ export async function startCluster(spec, o, n, agents, log) {
   // From spawn to joined and serving: the seeds' times show the machine's load, not the cluster's.
   const each = agents.map((a) => a.readyAt - a.startedAt);
   return { seconds: Number(secondsSince(t0)), seeds: seeds.map((s) => agents[s].name),
-           agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) } };
+           agent_ready_ms: { median: Math.round(quantile(each, 0.5)), max: Math.round(Math.max(...each)) },
+           waves };
 }
 
 // Agreement comes before the gossip ends: every member still retransmits the news (memberlist's
 // RetransmitMult × log10(N + 1) times) after the last has heard it. Quiet is the agents' UDP
 // packet rate back near the probe rate (a ping and an ack a second each, plus the pings they
-// answer: kQuietPackets a second per agent), measured over kQuietWindowMs. Bounded: after
+// answer: kQuietPackets a second per agent), measured over kQuietWindowMs, and the machine's CPU
+// less than kQuietBusy busy over that window: the packet rate falls before the work it caused is
+// done (joiners' full-state exchanges, event lines, processes starting), and a wave started into
+// a busy machine finds acks waiting in run queues past the probe timeout. Bounded: after
 // timeoutS the next wave starts anyway, and the log says so.
 const kQuietPackets = 4;
 const kQuietWindowMs = 2000;
+const kQuietBusy = 0.5;
 export async function waitQuiet(spec, agents, timeoutS, log) {
   const t0 = performance.now();
   let before = nftCounters(spec.kind).udp.packets;
-  let rate = Infinity;
+  let cpu = cpuTimes();
+  let rate = Infinity, busy = 1;
   while (performance.now() - t0 < timeoutS * 1000) {
     await sleep(kQuietWindowMs);
     const now = nftCounters(spec.kind).udp.packets;
     rate = ((now - before) * 1000) / kQuietWindowMs;
+    busy = busySince(cpu);
     before = now;
-    if (rate <= kQuietPackets * liveAgents(agents).length) return Number(secondsSince(t0));
+    cpu = cpuTimes();
+    if (rate <= kQuietPackets * liveAgents(agents).length && busy < kQuietBusy) {
+      return { waited_s: Number(secondsSince(t0)), busy: Number(busy.toFixed(2)) };
+    }
   }
-  log(`${spec.kind}: gossip still at ${Math.round(rate)} packets/s after ${timeoutS} s; starting the next wave anyway`);
-  return Number(secondsSince(t0));
+  log(`${spec.kind}: gossip at ${Math.round(rate)} packets/s, machine ${Math.round(busy * 100)} % busy after ` +
+      `${timeoutS} s; starting the next wave anyway`);
+  return { waited_s: Number(secondsSince(t0)), busy: Number(busy.toFixed(2)), timed_out: true };
 }
 
 const liveAgents = (agents) => agents.filter((a) => a && a.alive);

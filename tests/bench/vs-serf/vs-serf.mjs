@@ -54,7 +54,8 @@ options:
   --start-concurrency C   agents starting at once, each joining through the seeds (default 8)
   --start-timeout S       bound on one agent's start and join           (default 60)
   --start-wave W          start the agents in waves of W, each once all running agents agree
-                          and their gossip has settled
+                          and their gossip has settled, and the machine is
+                          less than half busy
                           (0: one stream)                               (default 0)
   --loss-minutes M        length of the loss phase, 0 for none          (default 5)
   --loss-percent P        UDP datagrams dropped at random               (default 15)
