@@ -85,6 +85,12 @@ export function httpGet(port, urlPath, timeoutMs = 2000) {
   });
 }
 
+// One counter or gauge from an agent's /metrics (NaN when it is not there).
+export async function metric(agent, name, timeoutMs = 5000) {
+  const line = (await httpGet(agent.httpPort, '/metrics', timeoutMs)).body.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? NaN : Number(line.split(' ')[1]);
+}
+
 export async function getJson(port, urlPath) {
   const r = await httpGet(port, urlPath);
   return JSON.parse(r.body);

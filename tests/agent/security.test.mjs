@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expandCompressed } from './compressed.mjs';
 import { Viewer, check, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
+import { kDead, kSuspect, ping, str, uint } from './memberlist_messages.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-security-'));
@@ -94,25 +95,12 @@ async function metrics(agent) {
 }
 
 // --- memberlist datagrams, built by hand (msgpack maps with memberlist's field names) -------------
-function str(s) {
-  const b = Buffer.from(s);
-  if (b.length > 31) throw new Error('fixstr only');
-  return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
-}
-function uint(n) {
-  if (n < 128) return Buffer.from([n]);
-  const b = Buffer.alloc(5);
-  b[0] = 0xce;
-  b.writeUInt32BE(n, 1);
-  return b;
-}
 // suspect (3) and dead (5): {Incarnation, Node, From}, as tests/wire/golden_vectors.hpp.
 const accusation = (type, incarnation, node, from) =>
   Buffer.concat([Buffer.from([type, 0x83]), str('Incarnation'), uint(incarnation), str('Node'), str(node),
                  str('From'), str(from)]);
-const suspectMsg = (inc, node, from) => accusation(3, inc, node, from);
-const deadMsg = (inc, node, from) => accusation(5, inc, node, from);
-const pingMsg = (seq, node) => Buffer.concat([Buffer.from([0x00, 0x82]), str('SeqNo'), uint(seq), str('Node'), str(node)]);
+const suspectMsg = (inc, node, from) => accusation(kSuspect, inc, node, from);
+const deadMsg = (inc, node, from) => accusation(kDead, inc, node, from);
 // memberlist's encryptPayload, version 1: [1][12-byte nonce][ciphertext][16-byte tag], label as aad.
 function seal(key, plain, label = '') {
   const nonce = crypto.randomBytes(12);
@@ -279,16 +267,16 @@ check(Object.keys(await view(red0)).length === 0, 'red-0 sees nobody from the bl
 // Datagrams with another label, or none, are dropped before decryption and counted as such; a
 // blue one sealed with the key is answered (an ack, labelled blue, sealed with "blue" as aad).
 const mid = await metrics(blue0);
-await send(blue0, labelled('red', seal(k1, pingMsg(7, blue0.name), 'red')));
-await send(blue0, seal(k1, pingMsg(8, blue0.name)));
-await send(blue0, labelled('blue', seal(k1, pingMsg(9, blue0.name))));  // label not in the aad
+await send(blue0, labelled('red', seal(k1, ping(7, blue0.name), 'red')));
+await send(blue0, seal(k1, ping(8, blue0.name)));
+await send(blue0, labelled('blue', seal(k1, ping(9, blue0.name))));  // label not in the aad
 await waitFor(async () => (await metrics(blue0)).vigil_datagrams_rejected_total - mid.vigil_datagrams_rejected_total === 3,
               5000, 'blue-0 to count the three foreign datagrams', 20);
 const after = await metrics(blue0);
 check(after.vigil_datagrams_label_mismatch_total - mid.vigil_datagrams_label_mismatch_total === 2 &&
       after.vigil_datagrams_decrypt_failed_total - mid.vigil_datagrams_decrypt_failed_total === 1,
       'a red and an unlabelled datagram count as label mismatches; a relabelled one fails to decrypt');
-await send(blue0, labelled('blue', seal(k1, pingMsg(10, blue0.name), 'blue')));
+await send(blue0, labelled('blue', seal(k1, ping(10, blue0.name), 'blue')));
 const ack = await waitFor(() => replies.find((r) => r[0] === 244), 5000, 'an ack to the blue ping', 20);
 // Compressed when gossip rides along and makes it long enough (compression is on by default).
 const ackSealed = open(k1, ack.subarray(2 + 4), 'blue');

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Viewer, check, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
+import { Viewer, check, freePort, getJson, httpGet, metric, parseArgs, waitFor } from './harness.mjs';
 
 const run = promisify(execFile);
 const args = parseArgs(process.argv.slice(2));
@@ -155,25 +155,20 @@ check(viaVigil['serf-0'].tags.role === 'lab' && viaVigil['serf-0'].view === unde
 check(viaVigil['vigil-1'].view === `http://127.0.0.1:${v1.httpPort}`,
       `and vigil-1's view, learnt through the Serf agents (${viaVigil['vigil-1'].view})`);
 
-// One counter from vigil-0's /metrics.
-const metric = async (name) => {
-  const metrics = (await httpGet(v0.httpPort, '/metrics')).body;
-  return Number((metrics.match(new RegExp(`^${name} (\\d+)`, 'm')) || [])[1]);
-};
 
 // Compression both ways (memberlist's EnableCompression, on in Serf and in vigil's profiles).
 // Serf compresses every stream message, so the answer to vigil-0's join through serf-0 came
 // compressed; and a Serf agent joining through vigil-0 gets vigil-0's table of six as a
 // compressed full state, which must tell it of all six.
-check(await metric('vigil_compressed_streams_received_total') >= 1,
-      `Serf's compressed full state reached vigil-0 (${await metric('vigil_compressed_streams_received_total')} ` +
-      `compressed stream message(s), ${await metric('vigil_compressed_datagrams_received_total')} compressed datagram(s))`);
-const sentBefore = await metric('vigil_compressed_sent_total');
+check(await metric(v0, 'vigil_compressed_streams_received_total') >= 1,
+      `Serf's compressed full state reached vigil-0 (${await metric(v0, 'vigil_compressed_streams_received_total')} ` +
+      `compressed stream message(s), ${await metric(v0, 'vigil_compressed_datagrams_received_total')} compressed datagram(s))`);
+const sentBefore = await metric(v0, 'vigil_compressed_sent_total');
 const s3 = await startSerf('serf-3', { join: v0.port });
 const joinedAt = Date.now();
 await waitFor(() => everyoneSees([s3], all, 'alive'), 10000, 'serf-3, joined through vigil-0, to list all six alive', 100);
 check(true, `a Serf agent joined through vigil-0 lists all six alive after ${Date.now() - joinedAt} ms`);
-const sentAfter = await metric('vigil_compressed_sent_total');
+const sentAfter = await metric(v0, 'vigil_compressed_sent_total');
 check(sentAfter > sentBefore, `vigil-0 answered it compressed (compressed messages sent ${sentBefore} -> ${sentAfter})`);
 check(!/decompress|compress.*fail/i.test(s3.log + s0.log + s1.log + s2.log), 'no Serf agent failed to decompress');
 await run(serf, ['leave', `-rpc-addr=127.0.0.1:${s3.rpcPort}`], { timeout: 5000 });
@@ -205,22 +200,22 @@ for (let attempt = 0; attempt < 4 && !userMessage; ++attempt) {
 }
 check(userMessage !== null && userMessage.size > 'vigil-deploy-0'.length,
       `a Serf user event reaches vigil-0 as an opaque user message (${userMessage?.size} bytes; ` +
-      `${eventsSent} event(s) sent, ${await metric('vigil_user_messages_total')} user message(s) received)`);
+      `${eventsSent} event(s) sent, ${await metric(v0, 'vigil_user_messages_total')} user message(s) received)`);
 
 // TCP fallback, both ways: with vigil-0's datagrams to serf-0 blocked, serf-0's UDP probes of
 // vigil-0 get no ack, so serf-0 pings it over TCP (memberlist does, for members advertising
 // protocol 3 or later) and vigil-0 acks there; and vigil-0's own UDP probes of serf-0 time out, so
 // vigil-0 pings serf-0 over TCP and Serf acks.
-const answeredBefore = await metric('vigil_stream_pings_answered_total');
-const ackedBefore = await metric('vigil_stream_pings_acked_total');
+const answeredBefore = await metric(v0, 'vigil_stream_pings_answered_total');
+const ackedBefore = await metric(v0, 'vigil_stream_pings_acked_total');
 viewer.send({ type: 'block', peer: 'serf-0', token: 'serf-test-token' });
-await waitFor(async () => (await metric('vigil_stream_pings_answered_total')) > answeredBefore &&
-                         (await metric('vigil_stream_pings_acked_total')) > ackedBefore,
+await waitFor(async () => (await metric(v0, 'vigil_stream_pings_answered_total')) > answeredBefore &&
+                         (await metric(v0, 'vigil_stream_pings_acked_total')) > ackedBefore,
               25000, 'a TCP fallback ping each way', 250);
 viewer.send({ type: 'unblock', peer: 'serf-0', token: 'serf-test-token' });
 check(true, `with its datagrams to serf-0 blocked, vigil-0 answered ` +
-      `${(await metric('vigil_stream_pings_answered_total')) - answeredBefore} TCP ping(s) from Serf and had ` +
-      `${(await metric('vigil_stream_pings_acked_total')) - ackedBefore} of its own acked by Serf`);
+      `${(await metric(v0, 'vigil_stream_pings_answered_total')) - answeredBefore} TCP ping(s) from Serf and had ` +
+      `${(await metric(v0, 'vigil_stream_pings_acked_total')) - ackedBefore} of its own acked by Serf`);
 check(!interesting(s0.log).includes('Failed fallback ping'), 'serf-0 logged no failed fallback ping');
 await waitFor(() => everyoneSees(all, all, 'alive'), 20000, 'everyone alive after the block', 250);
 

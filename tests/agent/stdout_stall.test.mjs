@@ -5,7 +5,8 @@
 // 3,000 members announced by a stranger give some 120 KB of "join" lines, about twice what a
 // pipe holds.
 import dgram from 'node:dgram';
-import { Cluster, check, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
+import { Cluster, check, httpGet, installCleanup, metric, parseArgs, waitFor } from './harness.mjs';
+import { alive, compound, ping } from './memberlist_messages.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const cluster = new Cluster(args.vigil, 'local');
@@ -13,34 +14,6 @@ installCleanup(cluster);
 await cluster.start(2);
 await waitFor(() => cluster.allSee('alive'), 35000, 'the two agents to see each other alive');
 const [a] = cluster.agents;
-
-// Just enough msgpack, written as Go's codec writes memberlist's messages (raw strings for
-// []byte), to announce members: {Incarnation, Node, Addr, Port, Meta, Vsn}.
-const str = (s) => {
-  const b = Buffer.from(s);
-  if (b.length >= 32) throw new Error('names here stay short');
-  return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
-};
-const raw = (bytes) => Buffer.concat([Buffer.from([0xa0 | bytes.length]), Buffer.from(bytes)]);
-const uint = (n) => (n < 128 ? Buffer.from([n]) : Buffer.from([0xcd, n >> 8, n & 0xff]));
-const kAlive = 4, kPing = 0, kCompound = 7;
-const alive = (name) => Buffer.concat([Buffer.from([kAlive, 0x86]),
-  str('Incarnation'), uint(1), str('Node'), str(name), str('Addr'), raw([127, 0, 0, 1]),
-  str('Port'), uint(9), str('Meta'), raw([]), str('Vsn'), raw([1, 5, 2, 0, 0, 0])]);
-const compound = (parts) => {
-  const head = Buffer.alloc(2 + 2 * parts.length);
-  head[0] = kCompound;
-  head[1] = parts.length;
-  parts.forEach((p, i) => head.writeUInt16BE(p.length, 2 + 2 * i));
-  return Buffer.concat([head, ...parts]);
-};
-const ping = (seq) => Buffer.concat([Buffer.from([kPing, 0x82]), str('SeqNo'), uint(seq), str('Node'), str(a.name)]);
-
-const metric = async (name) => {
-  const text = (await httpGet(a.httpPort, '/metrics', 5000)).body;
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? NaN : Number(line.split(' ')[1]);
-};
 
 const socket = dgram.createSocket('udp4');
 await new Promise((r) => socket.bind(0, '127.0.0.1', r));
@@ -54,19 +27,19 @@ a.child.stdout.pause();
 // overflow its socket's receive buffer, and the kernel would drop some.
 const kGhosts = 3000, kPerDatagram = 20, kBatch = 10;
 for (let i = 0; i < kGhosts; i += kPerDatagram * kBatch) {
-  const received = await metric('vigil_datagrams_received_total');
+  const received = await metric(a, 'vigil_datagrams_received_total');
   let sent = 0;
   for (let k = i; k < Math.min(kGhosts, i + kPerDatagram * kBatch); k += kPerDatagram) {
     const parts = [];
-    for (let j = k; j < Math.min(kGhosts, k + kPerDatagram); ++j) parts.push(alive(`ghost-${j}`));
+    for (let j = k; j < Math.min(kGhosts, k + kPerDatagram); ++j) parts.push(alive(`ghost-${j}`, 9));
     await send(compound(parts));
     ++sent;
   }
-  await waitFor(async () => (await metric('vigil_datagrams_received_total')) >= received + sent, 10000,
+  await waitFor(async () => (await metric(a, 'vigil_datagrams_received_total')) >= received + sent, 10000,
                 `agent-0 to read announcements ${i} to ${i + kPerDatagram * sent - 1}`, 20);
 }
 const pending = await waitFor(async () => {
-  const p = await metric('vigil_output_pending_bytes');
+  const p = await metric(a, 'vigil_output_pending_bytes');
   return p > 0 ? p : 0;
 }, 20000, 'agent-0 to hold lines its reader has not taken', 200);
 check(pending > 0, `agent-0's standard output is full: ${pending} bytes of lines wait for the reader`);
@@ -76,7 +49,7 @@ check(pending > 0, `agent-0's standard output is full: ${pending} bytes of lines
 // probe timeout, 1 s probes).
 for (let seq = 1; seq <= 5; ++seq) {
   const before = replies.length;
-  await send(ping(seq));
+  await send(ping(seq, a.name));
   await waitFor(() => replies.length > before, 2000, `agent-0 to answer ping ${seq} while its output is stalled`, 20);
   await new Promise((r) => setTimeout(r, 500));  // pacing the pings, not waiting for a result
 }
@@ -91,7 +64,7 @@ a.child.stdout.resume();
 const count = () => (a.log.match(/ join ghost-\d+ #1/g) || []).length;
 await waitFor(() => count() >= kGhosts, 20000, 'every ghost line on agent-0\'s output');
 check(count() === kGhosts, `all ${kGhosts} announcements reached the reader once it read again`);
-await waitFor(async () => (await metric('vigil_output_pending_bytes')) === 0, 10000, 'the output to drain');
-check(await metric('vigil_output_lines_dropped_total') === 0, 'no line dropped (they fit under the 4 MiB limit)');
+await waitFor(async () => (await metric(a, 'vigil_output_pending_bytes')) === 0, 10000, 'the output to drain');
+check(await metric(a, 'vigil_output_lines_dropped_total') === 0, 'no line dropped (they fit under the 4 MiB limit)');
 socket.close();
 cluster.stop();

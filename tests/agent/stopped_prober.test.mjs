@@ -7,8 +7,8 @@
 // The other member is this test, speaking memberlist's messages over UDP, so that it can stop
 // the agent at the one moment that matters: right after a ping, before the ack.
 import dgram from 'node:dgram';
-import { expandCompressed } from './compressed.mjs';
-import { Cluster, check, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
+import { Cluster, check, installCleanup, metric, parseArgs, waitFor } from './harness.mjs';
+import { ack, alive, kPing, messages, seqNo } from './memberlist_messages.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 // A probe timeout of 800 ms: this test answers every other ping itself, in time even when the
@@ -18,47 +18,6 @@ installCleanup(cluster);
 await cluster.start(1);
 const [a] = cluster.agents;
 const ghost = 'stopped-prober-peer';
-
-// msgpack as memberlist's Go codec writes it (raw strings for []byte), just what this needs.
-const str = (s) => Buffer.concat([Buffer.from([0xa0 | Buffer.byteLength(s)]), Buffer.from(s)]);
-const raw = (bytes) => Buffer.concat([Buffer.from([0xa0 | bytes.length]), Buffer.from(bytes)]);
-const uint = (n) => (n < 128 ? Buffer.from([n]) : n < 65536 ? Buffer.from([0xcd, n >> 8, n & 0xff])
-                                                            : Buffer.from([0xce, ...[24, 16, 8, 0].map((s) => (n >>> s) & 0xff)]));
-const kPing = 0, kAck = 2, kAlive = 4, kCompound = 7;
-const alive = (port) => Buffer.concat([Buffer.from([kAlive, 0x86]),
-  str('Incarnation'), uint(1), str('Node'), str(ghost), str('Addr'), raw([127, 0, 0, 1]),
-  str('Port'), uint(port), str('Meta'), raw([]), str('Vsn'), raw([1, 5, 2, 0, 0, 0])]);
-const ack = (seq) => Buffer.concat([Buffer.from([kAck, 0x82]), str('SeqNo'), uint(seq), str('Payload'), raw([])]);
-
-// The messages of a datagram: a compound's parts, or the one message.
-function messages(datagram) {
-  const m = expandCompressed(datagram);
-  if (m[0] !== kCompound) return [m];
-  const out = [];
-  let at = 2 + 2 * m[1];
-  for (let i = 0; i < m[1]; ++i) {
-    const length = m.readUInt16BE(2 + 2 * i);
-    out.push(...messages(m.subarray(at, at + length)));
-    at += length;
-  }
-  return out;
-}
-// The SeqNo of a ping (a msgpack unsigned integer after the key).
-function pingSeq(message) {
-  const key = str('SeqNo');
-  const at = message.indexOf(key) + key.length;
-  const b = message[at];
-  if (b < 0x80) return b;
-  if (b === 0xcc) return message[at + 1];
-  if (b === 0xcd) return message.readUInt16BE(at + 1);
-  if (b === 0xce) return message.readUInt32BE(at + 1);
-  throw new Error(`unexpected SeqNo encoding 0x${b.toString(16)}`);
-}
-
-const metric = async (name) => {
-  const line = (await httpGet(a.httpPort, '/metrics', 5000)).body.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? NaN : Number(line.split(' ')[1]);
-};
 
 const socket = dgram.createSocket('udp4');
 await new Promise((r) => socket.bind(0, '127.0.0.1', r));
@@ -71,7 +30,7 @@ socket.on('message', async (datagram, from) => {
   for (const m of messages(datagram)) {
     if (m[0] !== kPing) continue;
     ++pings;
-    const seq = pingSeq(m);
+    const seq = seqNo(m);
     if (stopNext === 0) { await send(ack(seq)); continue; }
     --stopNext;
     // Stopped before it can read the ack, which then waits in its socket well past the 800 ms
@@ -83,9 +42,9 @@ socket.on('message', async (datagram, from) => {
   }
 });
 
-await send(alive(socket.address().port));
-await waitFor(async () => (await metric('vigil_probes_total')) >= 2, 10000, 'the agent to probe its peer twice');
-const failedBefore = await metric('vigil_probes_failed_total');
+await send(alive(ghost, socket.address().port));
+await waitFor(async () => (await metric(a, 'vigil_probes_total')) >= 2, 10000, 'the agent to probe its peer twice');
+const failedBefore = await metric(a, 'vigil_probes_failed_total');
 check(failedBefore === 0, `answered at once, no probe failed (${failedBefore})`);
 
 const kTrials = 4;
@@ -93,11 +52,11 @@ for (let trial = 1; trial <= kTrials; ++trial) {
   stopNext = 1;
   await waitFor(() => stopped.length === trial, 10000, `trial ${trial}: a ping to answer while the agent is stopped`);
   // Resumed once it serves HTTP again; then one more probe shows it has moved past the deadline.
-  const probes = await waitFor(async () => { try { return await metric('vigil_probes_total'); } catch { return 0; } },
+  const probes = await waitFor(async () => { try { return await metric(a, 'vigil_probes_total'); } catch { return 0; } },
                                10000, 'the agent to serve again');
-  await waitFor(async () => (await metric('vigil_probes_total')) > probes, 10000, 'the next probe');
+  await waitFor(async () => (await metric(a, 'vigil_probes_total')) > probes, 10000, 'the next probe');
 }
-const failed = await metric('vigil_probes_failed_total');
+const failed = await metric(a, 'vigil_probes_failed_total');
 check(failed === 0, `${kTrials} pings whose acks waited out the deadline in a stopped agent's socket ` +
                     `(SeqNo ${stopped.join(', ')}): ${failed} probes counted as failed`);
 check(!/suspect stopped-prober-peer/.test(a.log), 'the agent never suspected its peer');
