@@ -5,9 +5,9 @@
 namespace vigil::swim {
 
 // Lifeguard's local health multiplier (memberlist's "awareness"): a score in [0, max-1] that
-// rises when this node's own probes fail without nacks or when it must refute, falls with
-// successful probes, and stretches the probe interval to interval * (score + 1). A node that is
-// itself slow then accuses others less often.
+// rises when this node's own probes fail without nacks, when it must refute, or when its timers
+// fire late (its host is starving it), falls with successful probes, and stretches the probe
+// interval to interval * (score + 1). A node that is itself slow then accuses others less often.
 class Awareness {
  public:
   explicit Awareness(int max_multiplier) : max_(max_multiplier) {}

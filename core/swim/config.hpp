@@ -14,7 +14,8 @@ namespace vigil::swim {
 // figures can compare each mechanism on and off.
 struct Lifeguard {
   // LHA-Probe: the local health multiplier (memberlist's "awareness") stretches the probe
-  // interval when this node's own probes keep failing or it keeps having to refute.
+  // interval when this node's own probes keep failing or it keeps having to refute, and (beyond
+  // the paper) when its timers fire late because its host starves it of CPU.
   bool lha_probe = true;
   // LHA-Suspicion: a suspicion starts at the max timeout and shrinks with independent
   // confirmations; off, every suspicion lasts the min timeout.

@@ -44,9 +44,11 @@ struct Counters {
   std::uint64_t news_compressions_reused = 0;
   std::uint64_t probes = 0;
   std::uint64_t probes_failed = 0;
+  std::uint64_t late_timers = 0;
   std::uint64_t indirect_probes = 0;
   std::uint64_t suspicions = 0;
   std::uint64_t refutations = 0;
+  std::uint64_t stale_accusations_answered = 0;
   std::uint64_t name_conflicts = 0;
 
   static std::size_t index(wire::MessageType t) { return static_cast<std::size_t>(t); }
@@ -146,12 +148,21 @@ constexpr void for_each_counter_member(F&& f) {
   counter("probes", "vigil_probes_total", "Probes started.", &C::probes);
   counter("probes_failed", "vigil_probes_failed_total",
           "Probes that got no ack, direct or relayed.", &C::probes_failed);
+  counter("late_timers", "vigil_late_timers_total",
+          "Times this agent's timers fired half a probe timeout or more late: it was starved of "
+          "CPU, and its next probe counts against its local health whatever the outcome.",
+          &C::late_timers);
   counter("indirect_probes", "vigil_indirect_probes_total", "Probes that asked helpers.",
           &C::indirect_probes);
   counter("suspicions", "vigil_suspicions_total", "Members this agent started to suspect.",
           &C::suspicions);
   counter("refutations", "vigil_refutations_total", "Accusations this agent refuted.",
           &C::refutations);
+  counter("stale_accusations_answered", "vigil_stale_accusations_answered_total",
+          "Accusations against an older incarnation of a live member, answered with its alive "
+          "straight to the member that passed them on (at most once a probe interval per "
+          "member).",
+          &C::stale_accusations_answered);
   counter("name_conflicts", "vigil_name_conflicts_total",
           "Claims to a known member's name from another address (memberlist's conflicting "
           "address).",

@@ -27,6 +27,9 @@ struct Member {
   Millis state_change{0};
   // Learned from a seed's table while joining alone, and not gossiped on (Node::join).
   bool learned_quietly = false;
+  // When this node last told a sender of stale accusations about this member its current state
+  // (Node::answer_stale_accusation).
+  Millis stale_accusation_answered = Millis::min();
 
   bool dead_or_left() const { return state == MemberState::dead || state == MemberState::left; }
 };

@@ -243,6 +243,14 @@ Millis Node::next_deadline() const {
 }
 
 void Node::handle_tick(Millis now) {
+  // Beyond Lifeguard: a host that runs our timers half a direct-ack wait late was starved of
+  // CPU, and acks for its probes may have waited unread just as long, so the next probe's
+  // outcome counts against its own health. On a machine where every process is starved, the
+  // stretched probe interval is what lowers the load instead of a storm of false suspicions.
+  if (!timers_.empty() && now - timers_.top().at >= config_.probe_timeout / 2) {
+    woke_late_ = true;
+    ++counters_.late_timers;
+  }
   while (!timers_.empty() && timers_.top().at <= now) {
     const TimerEntry entry = timers_.top();
     timers_.pop();
@@ -481,6 +489,8 @@ void Node::finish_probe(Millis now, bool acked) {
     // Missing nacks mean the helpers did not hear from us either: more likely our fault.
     delta = p.expected_nacks > 0 ? p.expected_nacks - p.nacks : 1;
   }
+  if (woke_late_) delta = std::max(delta, 1);
+  woke_late_ = false;
   if (config_.lifeguard.lha_probe) awareness_.apply(delta);
   outbox_.probe_results.push_back(ProbeResult{p.target, now, acked, now - p.started, !p.indirect});
   if (!acked) {
@@ -1035,11 +1045,11 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
         else if constexpr (std::is_same_v<T, wire::Nack>)
           on_nack(m);
         else if constexpr (std::is_same_v<T, wire::Suspect>)
-          suspect_node(now, m);
+          suspect_node(now, m, &from);
         else if constexpr (std::is_same_v<T, wire::Alive>)
           alive_node(now, m, false);
         else if constexpr (std::is_same_v<T, wire::Dead>)
-          dead_node(now, m);
+          dead_node(now, m, &from);
         else if constexpr (std::is_same_v<T, wire::User>)
           on_user(now, from, m);
         // Error responses carry nothing for membership.
@@ -1199,11 +1209,14 @@ void Node::pass_on_quiet_news(Millis now, Member& m) {
   broadcast(now, m.name, alive_message(m));
 }
 
-void Node::suspect_node(Millis now, const wire::Suspect& s) {
+void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sender) {
   Member* m = find(s.node);
   if (!m) return;
   if (s.incarnation < m->incarnation) {
-    if (m->name == self_name_) reassert_self(now, *m, s.from);
+    if (m->name == self_name_)
+      reassert_self(now, *m, s.from);
+    else if (sender)
+      answer_stale_accusation(now, *m, *sender);
     return;
   }
   // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
@@ -1246,12 +1259,16 @@ void Node::suspect_node(Millis now, const wire::Suspect& s) {
   schedule(it->second.timer.deadline(), Timer::suspicion, token);
 }
 
-void Node::dead_node(Millis now, const wire::Dead& d) {
+void Node::dead_node(Millis now, const wire::Dead& d, const Address* sender) {
   Member* m = find(d.node);
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
   if (d.incarnation < m->incarnation) {
-    if (m->name == self_name_ && !left_) reassert_self(now, *m, d.from);
+    if (m->name == self_name_) {
+      if (!left_) reassert_self(now, *m, d.from);
+    } else if (sender) {
+      answer_stale_accusation(now, *m, *sender);
+    }
     return;
   }
   cancel_suspicion(d.node);
@@ -1276,6 +1293,24 @@ void Node::reassert_self(Millis now, const Member& self, const std::string& accu
   if (accuser == self_name_) return;
   if (const Member* a = find(accuser); a && !a->dead_or_left())
     send(a->address, alive_message(self), /*piggyback=*/false);
+}
+
+void Node::answer_stale_accusation(Millis now, Member& m, const Address& sender) {
+  // Beyond memberlist: a member passes on only news it believes, so the sender still holds an
+  // accusation that m has since refuted. Gossip misses each member with a chance of about
+  // e^-(retransmit limit) per piece of news (e^-12, some 6 in a million, below 1,000 members),
+  // so of a thousand members that heard a false suspicion, one in a couple of hundred
+  // refutations leaves one of them suspecting until its timer declares a live member dead.
+  // One alive, straight back, ends that while the sender is still spreading the accusation.
+  // At most once a probe interval per member: a stream of stale or forged accusations costs
+  // this node one reply per member and probe interval, to wherever they claim to come from.
+  if (m.state != MemberState::alive) return;
+  if (m.stale_accusation_answered != Millis::min() &&
+      now - m.stale_accusation_answered < config_.probe_interval)
+    return;
+  m.stale_accusation_answered = now;
+  ++counters_.stale_accusations_answered;
+  send(sender, alive_message(m), /*piggyback=*/false);
 }
 
 void Node::refute(Millis now, Member& self, Incarnation accused) {

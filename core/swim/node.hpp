@@ -249,8 +249,9 @@ class Node {
   void alive_node(Millis now, const wire::Alive& alive, bool bootstrap, bool quiet = false);
   // Gossip heard about a member learned quietly, soon after the join: see the definition.
   void pass_on_quiet_news(Millis now, Member& m);
-  void suspect_node(Millis now, const wire::Suspect& suspect);
-  void dead_node(Millis now, const wire::Dead& dead);
+  // `sender` is where the accusation came from, when it came in a datagram.
+  void suspect_node(Millis now, const wire::Suspect& suspect, const Address* sender = nullptr);
+  void dead_node(Millis now, const wire::Dead& dead, const Address* sender = nullptr);
   void refute(Millis now, Member& self, Incarnation accused);
   void cancel_suspicion(const std::string& member);
   // Every state change goes through here, so dead_count_ stays exact.
@@ -262,6 +263,8 @@ class Node {
   Member* find(const std::string& name);
   Member& insert(std::unique_ptr<Member> member);
   void reassert_self(Millis now, const Member& self, const std::string& accuser);
+  // `sender` passed on an accusation against an older incarnation of `m`: see the definition.
+  void answer_stale_accusation(Millis now, Member& m, const Address& sender);
   wire::Alive alive_message(const Member& m) const;
   int transmit_limit() const;
   // memberlist's kRandomNodes: up to k distinct members not excluded, in at most 3n draws.
@@ -312,6 +315,7 @@ class Node {
 
   std::optional<Probe> probe_;
   bool probe_tick_pending_ = false;  // a probe tick arrived while a probe was still running
+  bool woke_late_ = false;  // a timer fired late since the last probe ended (see handle_tick)
   std::uint32_t seq_no_ = 0;
   std::unordered_map<std::uint32_t, Relay> relays_;
   std::unordered_map<std::string, PendingSuspicion> suspicions_;

@@ -562,3 +562,89 @@ TEST_CASE(
   CHECK(*first >= Millis{120000});
   CHECK(*first < Millis{150100});
 }
+
+namespace {
+
+// Runs node_a() from `from` to `to` in 10 ms ticks, acking every ping at once, and returns the
+// node's health score at the end.
+void run_acking(Node& n, Millis from, Millis to) {
+  for (Millis t = from; t <= to; t += Millis{10}) {
+    n.handle_tick(t);
+    for (const auto& [peer, m] : sent(n))
+      if (auto ping = std::get_if<wire::Ping>(&m))
+        n.handle_datagram(t, peer, wire::encode(wire::Ack{ping->seq_no, {}}));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("timers that fire half a probe timeout late count against local health") {
+  for (const bool lha_probe : {true, false}) {
+    CAPTURE(lha_probe);
+    Config c = Config::lan();
+    c.lifeguard.lha_probe = lha_probe;
+    auto n = node_a(c);
+    n.start(Millis{0});
+    run_acking(n, Millis{0}, Millis{5000});
+    REQUIRE(n.counters().probes >= 4);
+    CHECK(n.health_score() == 0);
+    CHECK(n.counters().late_timers == 0);
+
+    // Woken 249 ms after the next probe was due: not late enough to count.
+    Millis due = n.next_deadline();
+    run_acking(n, due + Millis{249}, due + Millis{249});
+    CHECK(n.counters().late_timers == 0);
+    CHECK(n.health_score() == 0);
+
+    // Woken 250 ms late (half of the LAN's 500 ms probe timeout): that probe is acked at once,
+    // yet it raises the score instead of lowering it.
+    const auto probes = n.counters().probes;
+    run_acking(n, n.next_deadline() + Millis{250}, n.next_deadline() + Millis{250});
+    CHECK(n.counters().late_timers == 1);
+    CHECK(n.counters().probes == probes + 1);
+    CHECK(n.counters().probes_failed == 0);
+    CHECK(n.health_score() == (lha_probe ? 1 : 0));
+
+    // On time again, the next acked probe brings it back.
+    due = n.next_deadline();
+    run_acking(n, due, due + Millis{990});
+    CHECK(n.counters().late_timers == 1);
+    CHECK(n.health_score() == 0);
+  }
+}
+
+TEST_CASE("a forwarded accusation against a refuted incarnation is answered with the alive") {
+  auto n = node_a();
+  feed(n, wire::Alive{2, "c", ip(3), 7946, {}, kVersions}, 3, Millis{10});
+  sent(n);
+
+  // "b" passes on a suspicion of "c" at incarnation 1: it missed the refutation.
+  feed(n, wire::Suspect{1, "c", "d"}, 2, Millis{100});
+  auto out = sent(n);
+  auto alives = of_type<wire::Alive>(out);
+  REQUIRE(alives.size() == 1);
+  CHECK(alives[0].node == "c");
+  CHECK(alives[0].incarnation == 2);
+  CHECK(out[0].first == addr(2));
+  CHECK(state(n, "c") == MemberState::alive);
+  CHECK(n.counters().stale_accusations_answered == 1);
+
+  // Within a probe interval of that answer, further stale news about "c" gets none.
+  feed(n, wire::Dead{1, "c", "d"}, 2, Millis{1099});
+  CHECK(of_type<wire::Alive>(sent(n)).empty());
+  // A probe interval later it does, for a stale verdict too.
+  feed(n, wire::Dead{1, "c", "d"}, 2, Millis{1100});
+  alives = of_type<wire::Alive>(sent(n));
+  REQUIRE(alives.size() == 1);
+  CHECK(alives[0].incarnation == 2);
+  CHECK(n.counters().stale_accusations_answered == 2);
+
+  // News at the current incarnation is believed, not answered; once "c" is suspect, an older
+  // accusation gets no alive either (this node no longer vouches for it).
+  feed(n, wire::Suspect{2, "c", "d"}, 2, Millis{3000});
+  CHECK(of_type<wire::Alive>(sent(n)).empty());
+  CHECK(state(n, "c") == MemberState::suspect);
+  feed(n, wire::Suspect{1, "c", "d"}, 2, Millis{5000});
+  CHECK(of_type<wire::Alive>(sent(n)).empty());
+  CHECK(n.counters().stale_accusations_answered == 2);
+}
