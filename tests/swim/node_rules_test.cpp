@@ -565,8 +565,7 @@ TEST_CASE(
 
 namespace {
 
-// Runs node_a() from `from` to `to` in 10 ms ticks, acking every ping at once, and returns the
-// node's health score at the end.
+// Ticks `n` from `from` to `to` every 10 ms, acking every ping it sends at once.
 void run_acking(Node& n, Millis from, Millis to) {
   for (Millis t = from; t <= to; t += Millis{10}) {
     n.handle_tick(t);
@@ -599,7 +598,8 @@ TEST_CASE("timers that fire half a probe timeout late count against local health
     // Woken 250 ms late (half of the LAN's 500 ms probe timeout): that probe is acked at once,
     // yet it raises the score instead of lowering it.
     const auto probes = n.counters().probes;
-    run_acking(n, n.next_deadline() + Millis{250}, n.next_deadline() + Millis{250});
+    due = n.next_deadline();
+    run_acking(n, due + Millis{250}, due + Millis{250});
     CHECK(n.counters().late_timers == 1);
     CHECK(n.counters().probes == probes + 1);
     CHECK(n.counters().probes_failed == 0);
