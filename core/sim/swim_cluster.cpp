@@ -261,7 +261,7 @@ void SwimCluster::revive(std::size_t i) {
   if (h.up || !h.booted) return;
   // A restarted process speaks with a higher incarnation than it last had, so its alive
   // message beats the death others recorded.
-  const swim::Incarnation next = h.node->incarnation() + 1;
+  const swim::Incarnation next = swim::next_incarnation(h.node->incarnation());
   swim::add(h.retired, h.node->counters());
   h.paused_until = Millis{0};
   h.slow = Millis{0};
@@ -278,6 +278,14 @@ void SwimCluster::pause(std::size_t i, Millis duration) {
 
 void SwimCluster::set_slow(std::size_t i, Millis processing_delay) {
   hosts_[i].slow = std::max(Millis{0}, processing_delay);
+}
+
+void SwimCluster::inject(std::size_t to, const swim::Address& from,
+                         std::span<const std::uint8_t> bytes) {
+  if (to >= hosts_.size() || !running(to)) return;
+  hosts_[to].node->handle_datagram(now_, from, bytes);
+  drain(to);
+  arm(to);
 }
 
 void SwimCluster::leave(std::size_t i) {

@@ -84,6 +84,10 @@ class SwimCluster {
   void pause(std::size_t i, Millis duration);
   void set_slow(std::size_t i, Millis processing_delay);  // 0 restores normal speed
   void leave(std::size_t i);
+  // A datagram from outside the cluster (a stranger, a forger) handled by host i now, as if it
+  // had just arrived from `from`; nothing happens if the host is down or stopped. What the host
+  // sends back to an address outside the cluster is dropped as unroutable.
+  void inject(std::size_t to, const swim::Address& from, std::span<const std::uint8_t> bytes);
   // New protocol parameters for every node, running or restarted later (e.g. Lifeguard off).
   Status reconfigure(const swim::Config& config);
   const swim::Config& config() const { return options_.config; }

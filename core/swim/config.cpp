@@ -23,6 +23,8 @@ Status Config::validate() const {
   if (reconnect_timeout < Millis{0}) return Error{"reconnect timeout must be >= 0"};
   if (udp_buffer_size < 64 || udp_buffer_size > 65507)
     return Error{"UDP buffer size must be within 64..65507 bytes"};
+  if (max_members < 2)
+    return Error{"max members must be at least 2 (this node and one other; the default is 16384)"};
   if (label.size() > 255) return Error{"label must be at most 255 bytes"};
   return ok_status();
 }

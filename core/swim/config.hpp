@@ -104,6 +104,17 @@ struct Config {
   // are sent as LZW-compressed messages (type 9), which memberlist and Serf read. What arrives
   // compressed is read either way. Default on, as in memberlist's LAN, WAN and local configs.
   bool compression = true;
+  // The most members this node holds, itself and dead or departed ones not yet forgotten
+  // included. Without gossip encryption anyone who can reach a member can declare members that
+  // do not exist: six full states of 50,000 invented names each grew an agent to 300,000 members
+  // and 635 MB. At the cap new names are refused (counted in Counters::members_refused, and
+  // reported once in the outbox's notices), while members already known keep being updated, so
+  // the cluster this node is part of carries on; names refused now are taken from later gossip
+  // or exchanges once forgotten members make room. memberlist has no such cap. Default 16,384:
+  // well above the 1,000-agent benchmarks and the gossip pools Consul and Serf run, and small
+  // enough to bound what a stranger can make a member hold (an agent with a full table of
+  // invented members holds some 17 MB more than an idle one). At least 2.
+  std::size_t max_members = 16384;
   // memberlist's cluster label (Label): sent in front of every datagram and stream, and
   // authenticated by the cipher; traffic with another label is refused. Empty (the default) for
   // none; at most 255 bytes.

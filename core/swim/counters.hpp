@@ -27,7 +27,9 @@ struct Counters {
   std::uint64_t datagrams_rejected = 0;
   std::uint64_t datagrams_label_mismatch = 0;
   std::uint64_t datagrams_decrypt_failed = 0;
+  std::uint64_t datagrams_expansion_refused = 0;
   std::uint64_t streams_rejected = 0;
+  std::uint64_t streams_expansion_refused = 0;
   std::uint64_t streams_sent = 0;
   std::uint64_t stream_pings_answered = 0;
   std::uint64_t stream_pings_sent = 0;
@@ -50,6 +52,8 @@ struct Counters {
   std::uint64_t refutations = 0;
   std::uint64_t stale_accusations_answered = 0;
   std::uint64_t name_conflicts = 0;
+  std::uint64_t members_refused = 0;
+  std::uint64_t incarnation_top_refutations = 0;
 
   static std::size_t index(wire::MessageType t) { return static_cast<std::size_t>(t); }
 };
@@ -99,9 +103,18 @@ constexpr void for_each_counter_member(F&& f) {
   counter("datagrams_decrypt_failed", "vigil_datagrams_decrypt_failed_total",
           "Dropped datagrams that no key of the keyring opened (plaintext included).",
           &C::datagrams_decrypt_failed);
+  counter("datagrams_expansion_refused", "vigil_datagrams_expansion_refused_total",
+          "Of the dropped datagrams, those whose compressed messages expanded past 64 KiB "
+          "together (refused whole: nothing in them was handled).",
+          &C::datagrams_expansion_refused);
   counter("streams_rejected", "vigil_streams_rejected_total",
-          "TCP streams refused: a foreign label, failed decryption or a bad frame.",
+          "TCP streams refused: a foreign label, failed decryption, a bad frame or a compressed "
+          "message expanding past 4 MiB.",
           &C::streams_rejected);
+  counter("streams_expansion_refused", "vigil_streams_expansion_refused_total",
+          "Of those, streams whose compressed message expanded past 4 MiB (refused as soon as it "
+          "had arrived).",
+          &C::streams_expansion_refused);
   counter("streams", "vigil_streams_sent_total",
           "Full-state exchanges (push-pull over TCP) this agent started.", &C::streams_sent);
   counter("stream_bytes_sent", "vigil_stream_bytes_sent_total",
@@ -120,7 +133,8 @@ constexpr void for_each_counter_member(F&& f) {
           "User messages (memberlist type 8, e.g. Serf's events) received; carried as bytes.",
           &C::user_messages);
   counter("user_messages_dropped", "vigil_user_messages_dropped_total",
-          "Of those, messages dropped because 256 were still waiting to be handed on.",
+          "Of those, messages dropped because 256 of them or 1 MiB of their bytes (count or "
+          "bytes) were still waiting to be handed on.",
           &C::user_messages_dropped);
   counter("exchanges_unchanged", "vigil_exchanges_unchanged_total",
           "Full-state exchanges received that matched this agent's own view (not merged).",
@@ -167,6 +181,15 @@ constexpr void for_each_counter_member(F&& f) {
           "Claims to a known member's name from another address (memberlist's conflicting "
           "address).",
           &C::name_conflicts);
+  counter("members_refused", "vigil_members_refused_total",
+          "New member names refused because the member table held max_members (16,384 by "
+          "default); members already known are still updated.",
+          &C::members_refused);
+  counter("incarnation_top_refutations", "vigil_incarnation_top_refutations_total",
+          "Of the refutations, accusations (or alive messages with other metadata) at the top "
+          "incarnation, 2^32-1, which cannot be outbid: answered with this agent's alive at the "
+          "top, sent straight to the members, which take it from the member itself.",
+          &C::incarnation_top_refutations);
 }
 
 // Calls f(info, field) with a reference to every counter of `counters`.

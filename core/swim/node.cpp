@@ -194,7 +194,7 @@ void Node::join_exchange_ended(Millis now, std::uint64_t id, std::optional<std::
 
 void Node::add_member(Millis now, const std::string& name, Address address,
                       Incarnation incarnation) {
-  if (name == self_name_ || find(name)) return;
+  if (name == self_name_ || find(name) || !has_room_for(now, name)) return;
   auto m = std::make_unique<Member>();
   m->name = name;
   m->address = address;
@@ -349,7 +349,8 @@ void Node::fire(const TimerEntry& e, Millis now) {
       const bool still =
           m && m->state == MemberState::suspect && m->state_change == it->second.state_change;
       if (still)
-        dead_node(now, wire::Dead{m->incarnation, m->name, self_name_});
+        dead_node(now, wire::Dead{m->incarnation, m->name, self_name_}, nullptr,
+                  /*first_hand=*/true);
       else
         cancel_suspicion(it->first);
       return;
@@ -374,7 +375,10 @@ void Node::reset_nodes(Millis now) {
         now - m.state_change > config_.gossip_to_the_dead_time) {
       emit(now, EventKind::removed, m);
       if (m.state == MemberState::dead) {
-        forgotten_[m.name] = Forgotten{m.address, m.state_change};
+        // Bounded like the table: a stranger who invents members and declares them dead could
+        // otherwise fill this with a table's worth of names every gossip-to-the-dead time.
+        if (forgotten_.size() < config_.max_members)
+          forgotten_[m.name] = Forgotten{m.address, m.state_change};
         --dead_count_;
       }
       index_.erase(m.name);
@@ -495,7 +499,8 @@ void Node::finish_probe(Millis now, bool acked) {
   outbox_.probe_results.push_back(ProbeResult{p.target, now, acked, now - p.started, !p.indirect});
   if (!acked) {
     if (const Member* m = find(p.target))
-      suspect_node(now, wire::Suspect{m->incarnation, m->name, self_name_});
+      suspect_node(now, wire::Suspect{m->incarnation, m->name, self_name_}, nullptr,
+                   /*first_hand=*/true);
   }
   if (probe_tick_pending_) start_probe(now);
   drop_dead_timers();  // the probe's timeout and deadline may now head the queue
@@ -564,7 +569,11 @@ std::size_t Node::news_budget(std::size_t room) const {
   // news while a cluster is busy, which is what limits how many members one machine can hold.
   if (!config_.compression) return room;
   const double scaled = static_cast<double>(room) * packing_ * kPackingMargin;
-  return std::max(room, static_cast<std::size_t>(scaled));
+  // Whatever the buffer size, a datagram never expands past what receivers accept of one (the
+  // part of it already used, news_room() - room, included).
+  static_assert(wire::max_datagram_expansion >= 65507, "a whole UDP datagram must fit");
+  const std::size_t most = wire::max_datagram_expansion - (news_room() - room);
+  return std::min(most, std::max(room, static_cast<std::size_t>(scaled)));
 }
 
 void Node::learn_packing(std::size_t plain, std::size_t packed) {
@@ -727,7 +736,7 @@ wire::Bytes Node::encode_state(bool join) const {
 
 std::uint64_t Node::exchange_with(const Member& peer, bool join) {
   const std::uint64_t id = next_stream_id_++;
-  streams_[id] = join;
+  streams_[id] = PendingExchange{join, peer.address};
   StreamRequest req{id, peer.address, local_state(join).sent, join};
   ++counters_.streams_sent;
   counters_.stream_bytes_sent += req.bytes.size();
@@ -797,8 +806,12 @@ Result<wire::Bytes> Node::handle_stream(Millis now, const Address& from,
   // A host hands over a stream message as it arrived: the agent's framing has already expanded a
   // compressed one, the simulator passes it on as it was sent.
   wire::Bytes storage;
-  auto plain = wire::expand_compressed(received, storage);
-  if (!plain) return plain.error();
+  wire::ExpansionBudget budget{wire::max_stream_expansion};
+  auto plain = wire::expand_compressed(received, storage, budget);
+  if (!plain) {
+    if (budget.exceeded) ++counters_.streams_expansion_refused;
+    return plain.error();
+  }
   const std::span<const std::uint8_t> bytes = *plain;
   if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(wire::MessageType::ping)) {
     auto message = wire::decode_message(bytes);
@@ -831,10 +844,12 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
                                std::span<const std::uint8_t> received) {
   const bool own_view = is_own_view(received);  // before expanding it, as in handle_stream
   wire::Bytes storage;
+  wire::ExpansionBudget budget{wire::max_stream_expansion};
   auto plain = own_view ? Result<std::span<const std::uint8_t>>(received)
-                        : wire::expand_compressed(received, storage);
+                        : wire::expand_compressed(received, storage, budget);
   if (!plain) {
     ++counters_.datagrams_rejected;
+    if (budget.exceeded) ++counters_.streams_expansion_refused;
     ping_streams_.erase(id);
     if (streams_.erase(id) > 0)
       join_exchange_ended(now, id, "its reply did not expand: " + plain.error().message);
@@ -858,7 +873,8 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
   }
   auto it = streams_.find(id);
   if (it == streams_.end()) return;
-  const bool join = it->second;
+  const bool join = it->second.join;
+  const Address peer = it->second.to;
   streams_.erase(it);
   if (own_view || is_own_view(bytes)) {
     ++counters_.exchanges_unchanged;
@@ -869,7 +885,7 @@ void Node::handle_stream_reply(Millis now, std::uint64_t id,
       join_exchange_ended(now, id, "its reply did not decode: " + remote.error().message);
       return;
     }
-    merge_remote_state(now, *remote, join && lone_join_);
+    merge_remote_state(now, *remote, join && lone_join_, &peer);
   }
   join_exchange_ended(now, id, std::nullopt);
   if (join && lone_join_ && !left_) {
@@ -899,6 +915,7 @@ wire::StreamRead Node::read_stream(
     const std::function<bool(std::span<const std::uint8_t>)>& complete) {
   auto read = wire::read_stream(received, config_.label, cipher_.get(), complete, part);
   if (read.status == wire::StreamRead::Status::refused) ++counters_.streams_rejected;
+  if (read.refusal == wire::StreamRead::Refusal::too_large) ++counters_.streams_expansion_refused;
   if (read.status == wire::StreamRead::Status::ready && read.compressed)
     ++counters_.compressed_streams_received;
   return read;
@@ -914,7 +931,7 @@ bool Node::is_own_view(std::span<const std::uint8_t> bytes) const {
   return std::equal(bytes.begin(), bytes.end(), mine.begin(), mine.end());
 }
 
-bool Node::is_news(const wire::PushNodeStateView& r) const {
+bool Node::is_news(const wire::PushNodeStateView& r, const Address* from) const {
   // The rules below would ignore these entries anyway; deciding it here avoids building an
   // owned message for every one of them (most of an anti-entropy exchange is old news).
   const Member* known = index_.find(r.name);
@@ -932,7 +949,9 @@ bool Node::is_news(const wire::PushNodeStateView& r) const {
       // reports the conflict. Only a member that left moves, and not for older news.
       if (!same_address) return m.state != MemberState::left || r.incarnation >= m.incarnation;
       if (r.incarnation < m.incarnation) return false;
-      if (!is_self) return r.incarnation > m.incarnation;
+      if (!is_self)
+        return r.incarnation > m.incarnation ||
+               settles_top_tie(m, r.incarnation, r.meta, r.vsn(), from);
       const auto vsn = r.vsn();
       return r.incarnation > m.incarnation ||
              !std::equal(r.meta.begin(), r.meta.end(), m.meta.begin(), m.meta.end()) ||
@@ -947,7 +966,8 @@ bool Node::is_news(const wire::PushNodeStateView& r) const {
   return true;
 }
 
-void Node::merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet) {
+void Node::merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet,
+                              const Address* from) {
   // Looking up a thousand names in a large simulation waits on memory for each one; staging
   // the loads (slots 16 names ahead, members 8 ahead) overlaps those waits.
   constexpr std::size_t kSlotsAhead = 16, kMembersAhead = 8;
@@ -958,8 +978,11 @@ void Node::merge_remote_state(Millis now, const wire::PushPullView& remote, bool
     if (i + kSlotsAhead < nodes.size()) index_.prefetch_slot(nodes[i + kSlotsAhead].name);
     if (i + kMembersAhead < nodes.size()) index_.prefetch_member(nodes[i + kMembersAhead].name);
     const auto& r = nodes[i];
-    if (!is_news(r)) continue;
+    if (!is_news(r, from)) continue;
     const std::string name(r.name);
+    // The peer speaks of us: a refutation at the top is answered straight to it. Below the top
+    // an exchange's verdicts are handled as memberlist does, with no one to answer.
+    const Address* about_us = name == self_name_ ? from : nullptr;
     if (name == self_name_ &&
         (r.state == wire::NodeState::suspect || r.state == wire::NodeState::dead)) {
       // A verdict on our name held at another address is about another node that claims it:
@@ -977,17 +1000,17 @@ void Node::merge_remote_state(Millis now, const wire::PushPullView& remote, bool
                    wire::Alive{r.incarnation, name, wire::Bytes(r.addr.begin(), r.addr.end()),
                                r.port, wire::Bytes(r.meta.begin(), r.meta.end()),
                                wire::Bytes(vsn.begin(), vsn.end())},
-                   false, quiet);
+                   false, quiet, from);
         break;
       }
       case wire::NodeState::left:
-        dead_node(now, wire::Dead{r.incarnation, name, name});
+        dead_node(now, wire::Dead{r.incarnation, name, name}, about_us);
         break;
       case wire::NodeState::dead:
         // A remote verdict of death is only grounds for suspicion here (memberlist does the
         // same): the member may refute before our own timer runs out.
       case wire::NodeState::suspect:
-        suspect_node(now, wire::Suspect{r.incarnation, name, self_name_});
+        suspect_node(now, wire::Suspect{r.incarnation, name, self_name_}, about_us);
         break;
     }
   }
@@ -1020,9 +1043,13 @@ void Node::handle_datagram(Millis now, const Address& from, std::span<const std:
     opened = std::move(plain).value();
     packet = opened;
   }
-  auto messages = wire::decode_packet(packet);
+  // All compressed messages of one datagram together expand to at most this; a datagram past it
+  // is refused whole (see wire::max_datagram_expansion).
+  wire::ExpansionBudget budget{wire::max_datagram_expansion};
+  auto messages = wire::decode_packet(packet, budget);
   if (!messages) {
     ++counters_.datagrams_rejected;
+    if (budget.exceeded) ++counters_.datagrams_expansion_refused;
     return;
   }
   if (is_compressed_packet(packet)) ++counters_.compressed_datagrams_received;
@@ -1047,7 +1074,7 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
         else if constexpr (std::is_same_v<T, wire::Suspect>)
           suspect_node(now, m, &from);
         else if constexpr (std::is_same_v<T, wire::Alive>)
-          alive_node(now, m, false);
+          alive_node(now, m, false, false, &from);
         else if constexpr (std::is_same_v<T, wire::Dead>)
           dead_node(now, m, &from);
         else if constexpr (std::is_same_v<T, wire::User>)
@@ -1059,10 +1086,14 @@ void Node::dispatch(Millis now, const Address& from, const wire::Message& messag
 
 void Node::on_user(Millis now, const Address& from, const wire::User& user) {
   ++counters_.user_messages;
-  if (outbox_.user_messages.size() >= Outbox::kMaxUserMessages) {
+  // A host that emptied the vector itself rather than with clear() has handed them all on.
+  if (outbox_.user_messages.empty()) outbox_.user_message_bytes = 0;
+  if (outbox_.user_messages.size() >= Outbox::kMaxUserMessages ||
+      user.payload.size() > Outbox::kMaxUserMessageBytes - outbox_.user_message_bytes) {
     ++counters_.user_messages_dropped;
     return;
   }
+  outbox_.user_message_bytes += user.payload.size();
   outbox_.user_messages.push_back(UserMessage{now, from, user.payload});
 }
 
@@ -1077,8 +1108,14 @@ void Node::on_ping(Millis now, const Address& from, const wire::Ping& ping) {
   // news died out before reaching us): exchange state with it rather than wait for anti-entropy.
   // Every ping asks this, so it reads only the index: see MemberIndex::probably_contains.
   if (!ping.source_node.empty() && !left_ && !index_.probably_contains(ping.source_node)) {
+    const Millis again = config_.probe_interval * 2;
     auto last = introductions_.find(reply_to);
-    if (last == introductions_.end() || now - last->second >= config_.probe_interval * 2) {
+    // Pings can claim any return address: what is remembered of them is bounded like the table,
+    // the entries that no longer hold anything back going first.
+    if (last == introductions_.end() && introductions_.size() >= config_.max_members)
+      std::erase_if(introductions_, [&](const auto& entry) { return now - entry.second >= again; });
+    if (last == introductions_.end() && introductions_.size() >= config_.max_members) return;
+    if (last == introductions_.end() || now - last->second >= again) {
       introductions_[reply_to] = now;
       Member stranger;
       stranger.address = reply_to;
@@ -1136,7 +1173,46 @@ void Node::cancel_suspicion(const std::string& member) {
   suspicions_.erase(it);
 }
 
-void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool quiet) {
+bool Node::has_room_for(Millis now, const std::string& name) {
+  if (nodes_.size() < config_.max_members) return true;
+  // memberlist-compatible at the cap: the table stops growing, and everything about members
+  // already known goes on as before. The host hears of it once; the counter says the rest.
+  ++counters_.members_refused;
+  if (!member_table_full_reported_) {
+    member_table_full_reported_ = true;
+    outbox_.notices.push_back(
+        Notice{now, Notice::Kind::member_table_full, name, config_.max_members});
+  }
+  return false;
+}
+
+bool Node::settles_top_tie(const Member& m, Incarnation incarnation,
+                           std::span<const std::uint8_t> meta, std::span<const std::uint8_t> vsn,
+                           const Address* from) const {
+  // See refute_at_top: at the top incarnation nobody can outbid anybody, so a tie goes to the
+  // member itself, heard from its own address (a datagram from it, or the reply of an exchange
+  // this node opened to it). Relayed copies stay ignored, as memberlist ignores every alive that
+  // does not raise the incarnation.
+  if (incarnation != kMaxIncarnation || m.incarnation != kMaxIncarnation) return false;
+  if (!from || *from != m.address || m.name == self_name_) return false;
+  return m.state != MemberState::alive ||
+         !std::equal(meta.begin(), meta.end(), m.meta.begin(), m.meta.end()) ||
+         !std::equal(vsn.begin(), vsn.end(), m.vsn.begin(), m.vsn.end());
+}
+
+bool Node::answered_at_top(const Member& m, Incarnation accused, Millis now) const {
+  // At the top a tie goes to the accusation, as memberlist has it, so copies of a forgery still
+  // on their way when the member's own answer arrived would undo that answer, and every member
+  // they undo gossips the forgery afresh. The member spoke for itself here a moment ago: no
+  // honest accusation follows that within a probe interval (a death verdict takes a whole
+  // suspicion timeout), so second-hand ones that soon are such copies. This node's own probes
+  // still count, and later accusations count as ever.
+  return accused == kMaxIncarnation && m.incarnation == kMaxIncarnation && m.name != self_name_ &&
+         m.spoke_at_top != Millis::min() && now - m.spoke_at_top < config_.probe_interval;
+}
+
+void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool quiet,
+                      const Address* from) {
   if (left_ && a.node == self_name_) return;
   auto address = Address::from_bytes(a.addr, a.port);
   if (!address || a.node.empty()) return;
@@ -1144,6 +1220,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
   bool updates_address = false;
   bool is_new = false;
   if (!m) {
+    if (!has_room_for(now, a.node)) return;
     auto fresh = std::make_unique<Member>();
     fresh->name = a.node;
     fresh->address = *address;
@@ -1163,8 +1240,12 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
     updates_address = true;
   }
   const bool is_self = a.node == self_name_;
-  // Alive #x overrides alive or suspect #y only when x > y (a member at x == y is no news).
-  if (a.incarnation <= m->incarnation && !is_self && !updates_address && !is_new) {
+  if (!is_self && a.incarnation == kMaxIncarnation && from && *from == m->address)
+    m->spoke_at_top = now;
+  // Alive #x overrides alive or suspect #y only when x > y (a member at x == y is no news), but
+  // for the member's own word at the top incarnation.
+  if (a.incarnation <= m->incarnation && !is_self && !updates_address && !is_new &&
+      !settles_top_tie(*m, a.incarnation, a.meta, a.vsn, from)) {
     if (a.incarnation == m->incarnation) pass_on_quiet_news(now, *m);
     return;
   }
@@ -1175,7 +1256,7 @@ void Node::alive_node(Millis now, const wire::Alive& a, bool bootstrap, bool qui
   if (!bootstrap && is_self) {
     if (a.incarnation == m->incarnation && a.meta == m->meta && a.vsn == m->vsn) return;
     // Someone speaks for us with our own incarnation or a newer one: only we may, so outbid it.
-    refute(now, *m, a.incarnation);
+    refute(now, *m, a.incarnation, from);
     return;
   }
   if (!quiet) broadcast(now, a.node, a);
@@ -1209,7 +1290,8 @@ void Node::pass_on_quiet_news(Millis now, Member& m) {
   broadcast(now, m.name, alive_message(m));
 }
 
-void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sender) {
+void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sender,
+                        bool first_hand) {
   Member* m = find(s.node);
   if (!m) return;
   if (s.incarnation < m->incarnation) {
@@ -1219,6 +1301,7 @@ void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sende
       answer_stale_accusation(now, *m, *sender);
     return;
   }
+  if (!first_hand && answered_at_top(*m, s.incarnation, now)) return;
   // Already suspected: an independent accuser counts as a confirmation (Lifeguard), and news
   // of it is passed on so further confirmations can flow.
   if (auto it = suspicions_.find(s.node); it != suspicions_.end()) {
@@ -1230,7 +1313,7 @@ void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sende
   }
   if (m->state != MemberState::alive) return;
   if (m->name == self_name_) {
-    refute(now, *m, s.incarnation);
+    refute(now, *m, s.incarnation, sender);
     return;
   }
   broadcast(now, s.node, s);
@@ -1259,7 +1342,7 @@ void Node::suspect_node(Millis now, const wire::Suspect& s, const Address* sende
   schedule(it->second.timer.deadline(), Timer::suspicion, token);
 }
 
-void Node::dead_node(Millis now, const wire::Dead& d, const Address* sender) {
+void Node::dead_node(Millis now, const wire::Dead& d, const Address* sender, bool first_hand) {
   Member* m = find(d.node);
   if (!m) return;
   // A verdict about an older incarnation is stale: the member has since spoken for itself.
@@ -1271,10 +1354,14 @@ void Node::dead_node(Millis now, const wire::Dead& d, const Address* sender) {
     }
     return;
   }
+  // Our own suspicion running out, or the member announcing its departure itself, still count
+  // (the From field proves nothing: a forger writes any name there).
+  if (!first_hand && !(sender && *sender == m->address) && answered_at_top(*m, d.incarnation, now))
+    return;
   cancel_suspicion(d.node);
   if (m->dead_or_left()) return;
   if (m->name == self_name_ && !left_) {
-    refute(now, *m, d.incarnation);
+    refute(now, *m, d.incarnation, sender);
     return;
   }
   broadcast(now, d.node, d);
@@ -1313,14 +1400,45 @@ void Node::answer_stale_accusation(Millis now, Member& m, const Address& sender)
   send(sender, alive_message(m), /*piggyback=*/false);
 }
 
-void Node::refute(Millis now, Member& self, Incarnation accused) {
-  // Only the member itself raises its incarnation, past both its own and the accusation's.
-  self.incarnation = std::max(self.incarnation + 1, accused + 1);
+void Node::refute(Millis now, Member& self, Incarnation accused, const Address* sender) {
+  // Only the member itself raises its incarnation, past both its own and the accusation's, but
+  // never past the top: wrapped to 0, the refutation would outbid nothing ever again.
+  self.incarnation = std::max(next_incarnation(self.incarnation), next_incarnation(accused));
   members_changed();
   if (config_.lifeguard.lha_probe) awareness_.apply(1);
   ++counters_.refutations;
   broadcast(now, self_name_, alive_message(self));
   emit(now, EventKind::refuted, self);
+  if (self.incarnation == accused) refute_at_top(now, self, sender);
+}
+
+void Node::refute_at_top(Millis now, const Member& self, const Address* sender) {
+  // Beyond memberlist. Without encryption anyone who can send UDP to a cluster can forge any
+  // message: a dead at 2^32-1 repeated every few seconds kept a healthy member not alive in 64 of
+  // 80 samples, since its refutation (the accusation + 1) wrapped to 0 and lost, and a forged
+  // alive at 2^32-1 rewrote a member's metadata everywhere for good. At the top nobody can
+  // outbid anybody, so there ties go to the member itself: members take an alive at the top
+  // that differs from what they hold only from the member's own address (settles_top_tie), and
+  // the member says it straight to them: to whoever passed the accusation on, and to every
+  // member it knows, at most once a probe interval (one datagram each: never in normal
+  // operation, where reaching the top takes 2^32 refutations). Gossip carries it too, but relayed
+  // copies settle nothing; members that miss both hear it in their next exchange with the
+  // member (push-pull, or Serf's reconnect if they hold it dead). A forged accusation still wins
+  // at a tie, as memberlist's rule has it, until the member's answer arrives (copies of it still
+  // on their way are then ignored for a while: answered_at_top): a forger without the member's
+  // source address can make it look dead until its forgery reaches the member and the answer
+  // comes back, not for good, and cannot keep other metadata in its name. One who can send from
+  // the member's address can do anything, which only encryption prevents.
+  ++counters_.incarnation_top_refutations;
+  const wire::Alive alive = alive_message(self);
+  if (sender && *sender != self_address_) send(*sender, alive, /*piggyback=*/false);
+  if (top_refutation_sent_ != Millis::min() && now - top_refutation_sent_ < config_.probe_interval)
+    return;
+  top_refutation_sent_ = now;
+  for (const auto& m : nodes_)
+    if (m->name != self_name_ && m->state != MemberState::left &&
+        (!sender || m->address != *sender))
+      send(m->address, alive, /*piggyback=*/false);
 }
 
 }  // namespace vigil::swim

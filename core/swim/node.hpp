@@ -73,6 +73,8 @@ class Node {
   void set_cipher(std::shared_ptr<const wire::Cipher> cipher) { cipher_ = std::move(cipher); }
   const wire::Cipher* cipher() const { return cipher_.get(); }
 
+  // `from` is the datagram's source address. A datagram whose compressed messages expand past
+  // wire::max_datagram_expansion together is refused whole and counted.
   void handle_datagram(Millis now, const Address& from, std::span<const std::uint8_t> bytes);
   void handle_tick(Millis now);
   // A message arrived on a stream. A full-state exchange is merged and answered with our own
@@ -232,10 +234,12 @@ class Node {
   void members_changed() { state_cache_.reset(); }
   // Whether a full-state exchange carries exactly our own view, so merging it changes nothing.
   bool is_own_view(std::span<const std::uint8_t> bytes) const;  // plain, or compressed as sent
-  bool is_news(const wire::PushNodeStateView& remote) const;
+  // `from`: the address of the peer whose exchange this node opened, when the state is its reply.
+  bool is_news(const wire::PushNodeStateView& remote, const Address* from) const;
   // `quiet`: the members it brings are no news to the cluster (a lone joiner's seed reply), so
-  // they are added without being gossiped on.
-  void merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet = false);
+  // they are added without being gossiped on. `from`: as for is_news.
+  void merge_remote_state(Millis now, const wire::PushPullView& remote, bool quiet = false,
+                          const Address* from = nullptr);
 
   // Receiving.
   void dispatch(Millis now, const Address& from, const wire::Message& message);
@@ -246,13 +250,35 @@ class Node {
   void on_nack(const wire::Nack& nack);
 
   // Membership rules.
-  void alive_node(Millis now, const wire::Alive& alive, bool bootstrap, bool quiet = false);
+  // `from`: where the alive came from, when this node knows: a datagram's source, or the peer of
+  // an exchange this node opened. Only the member's own word settles a tie at the top
+  // incarnation (see refute_at_top).
+  void alive_node(Millis now, const wire::Alive& alive, bool bootstrap, bool quiet = false,
+                  const Address* from = nullptr);
+  // Whether an alive for `m` at `incarnation`, with `meta` and `vsn`, heard from `from`, is the
+  // member's own word against what this node holds at the top incarnation.
+  bool settles_top_tie(const Member& m, Incarnation incarnation, std::span<const std::uint8_t> meta,
+                       std::span<const std::uint8_t> vsn, const Address* from) const;
+  // Whether a second-hand accusation of `m` at `accused` is a copy of one that `m` has just
+  // answered at the top incarnation.
+  bool answered_at_top(const Member& m, Incarnation accused, Millis now) const;
+  // Whether a member not yet known may join the table (Config::max_members); counts and reports
+  // the refusal if not.
+  bool has_room_for(Millis now, const std::string& name);
   // Gossip heard about a member learned quietly, soon after the join: see the definition.
   void pass_on_quiet_news(Millis now, Member& m);
-  // `sender` is where the accusation came from, when it came in a datagram.
-  void suspect_node(Millis now, const wire::Suspect& suspect, const Address* sender = nullptr);
-  void dead_node(Millis now, const wire::Dead& dead, const Address* sender = nullptr);
-  void refute(Millis now, Member& self, Incarnation accused);
+  // `sender` is where the accusation came from, when it came in a datagram (or, about this
+  // node, in the reply of an exchange it opened).
+  // `first_hand`: this node's own probe failed.
+  void suspect_node(Millis now, const wire::Suspect& suspect, const Address* sender = nullptr,
+                    bool first_hand = false);
+  // `first_hand`: this node's own suspicion ran out.
+  void dead_node(Millis now, const wire::Dead& dead, const Address* sender = nullptr,
+                 bool first_hand = false);
+  // `sender`: as for suspect_node, when known.
+  void refute(Millis now, Member& self, Incarnation accused, const Address* sender = nullptr);
+  // An accusation this node cannot outbid, at the top incarnation: see the definition.
+  void refute_at_top(Millis now, const Member& self, const Address* sender);
   void cancel_suspicion(const std::string& member);
   // Every state change goes through here, so dead_count_ stays exact.
   void set_state(Member& m, MemberState s);
@@ -320,7 +346,11 @@ class Node {
   std::unordered_map<std::uint32_t, Relay> relays_;
   std::unordered_map<std::string, PendingSuspicion> suspicions_;
   std::unordered_map<std::uint64_t, std::string> suspicion_tokens_;
-  std::unordered_map<std::uint64_t, bool> streams_;                // pending exchanges: id -> join
+  struct PendingExchange {
+    bool join = false;
+    Address to;  // the peer asked: its reply is its own word (see settles_top_tie)
+  };
+  std::unordered_map<std::uint64_t, PendingExchange> streams_;     // exchanges this node opened
   std::unordered_map<std::uint64_t, std::uint32_t> ping_streams_;  // TCP fallback pings: id -> seq
   std::unordered_map<std::uint64_t, Address> join_streams_;        // a join's exchanges: id -> seed
   std::optional<JoinResult> join_result_;                          // the join under way
@@ -333,6 +363,9 @@ class Node {
   std::unordered_map<Address, Millis> introductions_;  // last exchange with an unknown prober
   std::optional<EncodedState> state_cache_;  // local_state's last encoding, while still true
   std::uint64_t next_stream_id_ = 1;
+  // When refute_at_top last told every member directly (at most once a probe interval).
+  Millis top_refutation_sent_{Millis::min()};
+  bool member_table_full_reported_ = false;  // the one Notice::member_table_full was sent
   bool started_ = false;
   bool left_ = false;
 };

@@ -85,21 +85,40 @@ struct JoinResult {
   bool ok() const { return !contacted.empty(); }
 };
 
-// Everything a node wants done after it handled an input. The host drains it.
+// A condition the host should tell its operator about once; counters carry its repetitions.
+struct Notice {
+  enum class Kind : std::uint8_t {
+    // The member table reached Config::max_members: new names are refused from now on (each
+    // counted in Counters::members_refused). Sent once in a node's life.
+    member_table_full,
+  };
+  Millis at{0};
+  Kind kind = Kind::member_table_full;
+  std::string member;     // the first name refused
+  std::size_t limit = 0;  // the cap it met
+};
+
+// Everything a node wants done after it handled an input. The host drains it (and clears it
+// with clear()).
 struct Outbox {
   std::vector<Datagram> datagrams;
   std::vector<StreamRequest> streams;
   std::vector<Event> events;
   std::vector<ProbeResult> probe_results;
-  // At most kMaxUserMessages wait here; more are counted and dropped, so a host that ignores
-  // them (the simulation) cannot be made to grow without bound.
+  // At most kMaxUserMessages, and kMaxUserMessageBytes of payload together, wait here; more are
+  // counted and dropped, so a host that ignores them (the simulation) cannot be made to grow
+  // without bound, by many messages or by large ones. A host that drains the outbox after every
+  // input never meets either: one datagram expands to at most wire::max_datagram_expansion.
   static constexpr std::size_t kMaxUserMessages = 256;
+  static constexpr std::size_t kMaxUserMessageBytes = std::size_t{1} << 20;
   std::vector<UserMessage> user_messages;
+  std::size_t user_message_bytes = 0;  // their payloads' bytes
   std::vector<JoinResult> join_results;
+  std::vector<Notice> notices;
 
   bool empty() const {
     return datagrams.empty() && streams.empty() && events.empty() && probe_results.empty() &&
-           user_messages.empty() && join_results.empty();
+           user_messages.empty() && join_results.empty() && notices.empty();
   }
   void clear() {
     datagrams.clear();
@@ -107,7 +126,9 @@ struct Outbox {
     events.clear();
     probe_results.clear();
     user_messages.clear();
+    user_message_bytes = 0;
     join_results.clear();
+    notices.clear();
   }
 };
 

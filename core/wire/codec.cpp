@@ -440,7 +440,8 @@ Result<Message> decode_map_message(Reader& r) {
   return Message{std::move(message)};
 }
 
-Status decode_command(std::span<const std::uint8_t> bytes, int depth, std::vector<Message>& out) {
+Status decode_command(std::span<const std::uint8_t> bytes, int depth, ExpansionBudget& budget,
+                      std::vector<Message>& out) {
   if (bytes.empty()) return Error{"empty message"};
   const bool compound = bytes[0] == static_cast<std::uint8_t>(MessageType::compound);
   const bool compressed = bytes[0] == static_cast<std::uint8_t>(MessageType::compress);
@@ -455,9 +456,9 @@ Status decode_command(std::span<const std::uint8_t> bytes, int depth, std::vecto
                  std::to_string(max_compound_depth) + " deep"};
   }
   if (compressed) {
-    auto payload = open_compressed(bytes.subspan(1));
+    auto payload = open_compressed(bytes.subspan(1), budget);
     if (!payload) return prefixed("compressed message", payload.error());
-    auto decoded = decode_command(*payload, depth + 1, out);
+    auto decoded = decode_command(*payload, depth + 1, budget, out);
     if (!decoded) return prefixed("inside a compressed message", decoded.error());
     return ok_status();
   }
@@ -470,7 +471,7 @@ Status decode_command(std::span<const std::uint8_t> bytes, int depth, std::vecto
                  " of " + std::to_string(total) + " parts cut off)"};
   }
   for (std::size_t i = 0; i < total; ++i) {
-    auto decoded = decode_command(split->parts[i], depth + 1, out);
+    auto decoded = decode_command(split->parts[i], depth + 1, budget, out);
     if (!decoded) {
       return prefixed("compound part " + std::to_string(i + 1) + " of " + std::to_string(total),
                       decoded.error());
@@ -626,15 +627,27 @@ bool is_compressed(std::span<const std::uint8_t> message) {
 }
 
 Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
-                                                        Bytes& storage) {
+                                                        Bytes& storage, ExpansionBudget& budget) {
   if (!is_compressed(message)) return message;
-  auto plain = open_compressed(message.subspan(1));
+  auto plain = open_compressed(message.subspan(1), budget);
   if (!plain) return plain.error();
   storage = std::move(plain).value();
   return std::span<const std::uint8_t>(storage);
 }
 
+Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
+                                                        Bytes& storage) {
+  ExpansionBudget budget{max_decompressed_size};
+  return expand_compressed(message, storage, budget);
+}
+
 Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte) {
+  ExpansionBudget budget{max_decompressed_size};
+  return open_compressed(after_type_byte, budget);
+}
+
+Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte,
+                              ExpansionBudget& budget) {
   Reader r(after_type_byte);
   auto entries = r.read_map_header();
   if (!entries) return entries.error();
@@ -658,7 +671,15 @@ Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte) {
   if (!algo) return Error{"no Algo field"};
   if (*algo != 0) return Error{"unknown compression algorithm " + std::to_string(*algo)};
   if (!buf) return Error{"no Buf field"};
-  return lzw_decompress(*buf, max_decompressed_size);
+  bool over = false;
+  auto plain = lzw_decompress(*buf, budget.left, &over);
+  if (!plain) {
+    if (!over) return plain.error();
+    budget.exceeded = true;
+    return Error{"expands past the " + std::to_string(budget.left) + " bytes left of its budget"};
+  }
+  budget.left -= plain->size();
+  return plain;
 }
 
 Bytes add_crc(std::span<const std::uint8_t> message) {
@@ -700,6 +721,12 @@ Result<Labelled> strip_label(std::span<const std::uint8_t> packet) {
 }
 
 Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet) {
+  ExpansionBudget budget{max_datagram_expansion};
+  return decode_packet(packet, budget);
+}
+
+Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet,
+                                           ExpansionBudget& budget) {
   if (packet.empty()) return Error{"empty packet"};
   auto body = packet;
   // As in memberlist, the checksum wraps the whole packet and is only valid outermost.
@@ -717,7 +744,7 @@ Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet)
     }
   }
   std::vector<Message> messages;
-  auto decoded = decode_command(body, 0, messages);
+  auto decoded = decode_command(body, 0, budget, messages);
   if (!decoded) return decoded.error();
   return messages;
 }

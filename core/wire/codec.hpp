@@ -20,10 +20,38 @@ namespace vigil::wire {
 // A compressed message counts as one level too, so framings cannot nest without limit.
 inline constexpr int max_compound_depth = 4;
 
-// The most a compressed message may expand to. A datagram is at most 64 KiB and memberlist's
-// packets are far smaller; LZW can expand input about 500-fold, so without a bound a few hostile
-// bytes could claim a huge allocation.
+// The most one compressed message may expand to where no budget is given (open_compressed and
+// expand_compressed without one). LZW can expand input about 500-fold, so without a bound a few
+// hostile bytes could claim a huge allocation.
 inline constexpr std::size_t max_decompressed_size = std::size_t{1} << 20;
+
+// What all the compressed messages of one datagram may expand to together, nested ones included.
+// A bound on each message alone is not one on the datagram: 34 compressed user messages of 1 MiB
+// fit in one 64 KB datagram, 34 MiB once expanded, and ten such datagrams a second took a core
+// and 300 MB. No member sends that much: memberlist packs a datagram's messages up to its
+// UDPBufferSize before compressing them and refuses user messages larger than that buffer, UDP
+// carries at most 65,507 bytes, and vigil packs its own news within this too (Node::news_budget),
+// where a full datagram at the default 1,400 bytes expands to some 4 KB. So compression never
+// lets a datagram carry more than an uncompressed one could, and a datagram over the budget is
+// an attack or a bug: it is refused whole.
+inline constexpr std::size_t max_datagram_expansion = std::size_t{64} << 10;
+
+// What one stream message (a full-state exchange, a ping or an ack) may expand to. The native
+// agent reads at most 4 MiB from a stream (StreamLimits in native/agent/stream_link.hpp), so
+// with the same bound on the expanded message compression cannot make a stream hold more than
+// it could send plainly, and a state too large for one is refused either way. 4 MiB holds some
+// 7,000 members at memberlist's 512-byte metadata cap, and the default max_members (16,384) at
+// the 100 to 250 bytes a member takes with Serf's tags (memberlist allows a stream 20 MiB:
+// kMaxStreamBytes).
+inline constexpr std::size_t max_stream_expansion = std::size_t{4} << 20;
+
+// Bytes that compressed messages may still expand to, shared by all of those in one datagram or
+// stream message; `exceeded` records that an expansion was refused for going past it (rather
+// than for being corrupt), so that the caller can count bombs apart from garbage.
+struct ExpansionBudget {
+  std::size_t left = max_datagram_expansion;
+  bool exceeded = false;
+};
 
 // Appends [type byte][msgpack map] (User: [8][payload]) to `out`.
 void encode(const Message& message, Bytes& out);
@@ -51,13 +79,20 @@ Result<CompoundParts> split_compound(std::span<const std::uint8_t> after_type_by
 Bytes make_compressed(std::span<const std::uint8_t> payload);
 
 // The payload of a compress message, given the bytes after its type byte. Fails on an unknown
-// algorithm, a malformed map, a corrupt LZW stream or one expanding beyond max_decompressed_size.
+// algorithm, a malformed map, a corrupt LZW stream or one expanding beyond what is left of
+// `budget` (then marked exceeded); what it expands to is taken from the budget.
+Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte,
+                              ExpansionBudget& budget);
+// The same with a budget of max_decompressed_size for this message alone.
 Result<Bytes> open_compressed(std::span<const std::uint8_t> after_type_byte);
 
 // Whether `message` is a compress message (its first byte is type 9).
 bool is_compressed(std::span<const std::uint8_t> message);
 
-// `message` itself, or the payload of a compress message, expanded into `storage`.
+// `message` itself, or the payload of a compress message, expanded into `storage` within
+// `budget` (or max_decompressed_size, without one).
+Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
+                                                        Bytes& storage, ExpansionBudget& budget);
 Result<std::span<const std::uint8_t>> expand_compressed(std::span<const std::uint8_t> message,
                                                         Bytes& storage);
 
@@ -77,8 +112,12 @@ Result<Labelled> strip_label(std::span<const std::uint8_t> packet);
 
 // Decodes a whole datagram after its label has been stripped: verifies and removes a CRC wrapper,
 // splits compound messages and expands compressed ones (nested at most max_compound_depth deep
-// together) and decodes every part. Any
-// bad or truncated part fails the whole packet.
+// together, expanding to at most `budget` bytes all together) and decodes every part. Any bad or
+// truncated part, or a datagram over its budget, fails the whole packet: nothing in it is
+// returned.
+Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet,
+                                           ExpansionBudget& budget);
+// The same within max_datagram_expansion.
 Result<std::vector<Message>> decode_packet(std::span<const std::uint8_t> packet);
 
 // One node state of a push-pull exchange, borrowing its bytes (from a member table when

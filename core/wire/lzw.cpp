@@ -167,7 +167,9 @@ Bytes lzw_compress(std::span<const std::uint8_t> input) {
   return out;
 }
 
-Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output) {
+Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output,
+                             bool* over_limit) {
+  if (over_limit) *over_limit = false;
   constexpr std::uint32_t kNoCode = 0xffff;
   // Left uninitialised: zeroing 16 KiB cost more than decoding a whole gossip datagram. Every
   // entry is written before it is read: a code is accepted only below `hi`, and every code from
@@ -219,8 +221,10 @@ Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t ma
       expansion[--at] = static_cast<std::uint8_t>(c);
     }
     const std::size_t length = expansion.size() - at;
-    if (out.size() + length > max_output)
+    if (out.size() + length > max_output) {
+      if (over_limit) *over_limit = true;
       return Error{"lzw: output larger than the " + std::to_string(max_output) + " bytes allowed"};
+    }
     out.insert(out.end(), expansion.begin() + static_cast<std::ptrdiff_t>(at), expansion.end());
 
     if (last != kNoCode) {

@@ -42,7 +42,10 @@ Bytes lzw_compress(std::span<const std::uint8_t> input);
 
 // Fails on an invalid code, on a stream that ends before its end code, or when the output would
 // exceed `max_output` bytes (a compressed datagram may expand about 500-fold, so the caller bounds
-// what it is prepared to hold). Bytes after the end code are ignored, as Go's reader does.
-Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output);
+// what it is prepared to hold); `over_limit`, if given, says whether it was the last, so that a
+// caller can tell a bomb from corruption. Bytes after the end code are ignored, as Go's reader
+// does.
+Result<Bytes> lzw_decompress(std::span<const std::uint8_t> input, std::size_t max_output,
+                             bool* over_limit = nullptr);
 
 }  // namespace vigil::wire

@@ -1,6 +1,9 @@
 #include <vigil/wire/stream_frame.hpp>
 
+#include <optional>
+
 #include <vigil/wire/codec.hpp>
+#include <vigil/wire/msgpack.hpp>
 
 namespace vigil::wire {
 
@@ -38,13 +41,33 @@ std::string quoted(std::string_view s) {
 }
 
 // memberlist compresses stream messages too (EnableCompression, on by default in Serf); the
-// message inside is what the caller asked for.
-Result<Bytes> expand(std::span<const std::uint8_t> message) {
+// message inside is what the caller asked for. Refused when it does not expand: over the budget
+// (a bomb), or corrupt.
+struct Expanded {
+  std::optional<Bytes> message;
+  StreamRead refusal;
+};
+Expanded expand(std::span<const std::uint8_t> message, std::size_t budget_bytes) {
+  ExpansionBudget budget{budget_bytes};
   Bytes storage;
-  auto plain = expand_compressed(message, storage);
-  if (!plain) return plain.error();
-  if (plain->data() == storage.data()) return storage;
-  return Bytes(plain->begin(), plain->end());
+  auto plain = expand_compressed(message, storage, budget);
+  if (!plain) {
+    if (budget.exceeded)
+      return {std::nullopt,
+              refuse(StreamRead::Refusal::too_large, "compressed stream message expands past " +
+                                                         std::to_string(budget_bytes) + " bytes")};
+    return {std::nullopt, refuse(StreamRead::Refusal::malformed,
+                                 "compressed stream message: " + plain.error().message)};
+  }
+  if (plain->data() == storage.data()) return {std::move(storage), {}};
+  return {Bytes(plain->begin(), plain->end()), {}};
+}
+
+// Whether a compress message has arrived whole: its map reads to its end. Until then more bytes
+// may complete it, and expanding a part of it would only fail.
+bool compress_message_arrived(std::span<const std::uint8_t> message) {
+  msgpack::Reader r(message, 1);
+  return r.skip().ok();
 }
 
 }  // namespace
@@ -72,7 +95,7 @@ Result<Bytes> frame_stream(std::span<const std::uint8_t> message, std::string_vi
 StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view label,
                        const Cipher* cipher,
                        const std::function<bool(std::span<const std::uint8_t>)>& complete,
-                       StreamPart part) {
+                       StreamPart part, std::size_t expansion_budget) {
   using Refusal = StreamRead::Refusal;
   auto rest = received;
   if (rest.empty()) return {};
@@ -103,11 +126,15 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
       if (!complete(rest)) return {};
       return ready(Bytes(rest.begin(), rest.end()), false);
     }
-    // A compressed message is complete once it expands into one the caller accepts; until
-    // then it may simply not have fully arrived.
-    auto inner = expand(rest);
-    if (!inner || !complete(*inner)) return {};
-    return ready(std::move(inner).value(), true);
+    // Until the compress message is whole it may simply not have fully arrived. Whole, it holds
+    // what it will ever hold: a bomb or a message the caller cannot accept is refused now, not
+    // held open until the host's deadline.
+    if (!compress_message_arrived(rest)) return {};
+    auto inner = expand(rest, expansion_budget);
+    if (!inner.message) return inner.refusal;
+    if (!complete(*inner.message))
+      return refuse(Refusal::malformed, "a compressed stream message holds no whole message");
+    return ready(std::move(*inner.message), true);
   }
   if (!sealed)
     return refuse(Refusal::encryption, "encryption is configured but the stream is not encrypted");
@@ -124,10 +151,9 @@ StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view 
                              envelope_aad(rest.first(kEnvelopeHeader), label));
   if (!opened) return refuse(Refusal::encryption, opened.error().message);
   if (opened->empty()) return refuse(Refusal::malformed, "encrypted stream holds an empty message");
-  auto inner = expand(*opened);
-  if (!inner)
-    return refuse(Refusal::malformed, "compressed stream message: " + inner.error().message);
-  return ready(std::move(inner).value(), is_compressed(*opened));
+  auto inner = expand(*opened, expansion_budget);
+  if (!inner.message) return inner.refusal;
+  return ready(std::move(*inner.message), is_compressed(*opened));
 }
 
 }  // namespace vigil::wire

@@ -9,6 +9,7 @@
 
 #include <vigil/base/result.hpp>
 #include <vigil/wire/cipher.hpp>
+#include <vigil/wire/codec.hpp>
 #include <vigil/wire/messages.hpp>
 
 // memberlist's framing of one message (push-pull, ping, ack, error) on a TCP stream: an optional
@@ -34,7 +35,9 @@ Result<Bytes> frame_stream(std::span<const std::uint8_t> message, std::string_vi
 
 struct StreamRead {
   enum class Status : std::uint8_t { incomplete, ready, refused };
-  enum class Refusal : std::uint8_t { none, label, encryption, malformed };
+  // too_large: a compressed message that expands past the budget (read_stream's
+  // expansion_budget), refused as soon as it has arrived whole.
+  enum class Refusal : std::uint8_t { none, label, encryption, malformed, too_large };
   Status status = Status::incomplete;
   Refusal refusal = Refusal::none;
   Bytes message;            // ready: one message, type byte first, decrypted and decompressed
@@ -47,10 +50,14 @@ struct StreamRead {
 // With a cipher the message must be encrypted
 // (memberlist's GossipVerifyIncoming) and is ready once its announced length has arrived; without
 // one an encrypted message is refused, and a plaintext message is ready once `complete` accepts it
-// (plaintext is self-delimiting only to a decoder). Total: any bytes give one of the three answers.
+// (plaintext is self-delimiting only to a decoder). A compressed message is whole once its
+// compress message is: then it expands within `expansion_budget` into one `complete` accepts, or
+// it is refused at once (too_large past the budget, malformed otherwise), since more bytes cannot
+// change what it holds. Total: any bytes give one of the three answers.
 StreamRead read_stream(std::span<const std::uint8_t> received, std::string_view label,
                        const Cipher* cipher,
                        const std::function<bool(std::span<const std::uint8_t>)>& complete,
-                       StreamPart part = StreamPart::request);
+                       StreamPart part = StreamPart::request,
+                       std::size_t expansion_budget = max_stream_expansion);
 
 }  // namespace vigil::wire

@@ -189,6 +189,10 @@ void drain(Host& h) {
                      f.reason.c_str());
       if (!r.ok()) die(1, "join failed");  // never a member: no one to say goodbye to
     }
+    for (const auto& n : box.notices)  // once each: the counters carry the repetitions
+      if (n.kind == swim::Notice::Kind::member_table_full)
+        std::fprintf(stderr, "embed: member table full at %zu members; new names are refused\n",
+                     n.limit);
   }
 }
 

@@ -20,6 +20,7 @@
 #include "agent/socket_address.hpp"
 #include "agent/stream_link.hpp"
 #include "agent/trace_endpoint.hpp"
+#include "cli/printable.hpp"
 #include "crypto/keyring.hpp"
 #include "http/query_string.hpp"
 
@@ -129,7 +130,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
     if (auto s = http.origins.allow(o); !s) return s.error();
   Agent* self = agent.get();
   LwsHost::Handlers handlers;
-  handlers.on_http = [self](const std::string& uri) { return self->http(uri); };
+  handlers.on_http = [self](const HttpRequest& request) { return self->http(request.target); };
   handlers.on_open = [self](LwsHost::ClientId c, const std::string&) { self->on_ws_open(c); };
   handlers.on_message = [self](LwsHost::ClientId c, std::string_view m, LwsHost::Inbound status) {
     self->on_ws_message(c, m, status);
@@ -165,7 +166,7 @@ Result<std::unique_ptr<Agent>> Agent::start(const AgentOptions& options) {
 Agent::Agent(const AgentOptions& options, swim::Node node, Rng rng)
     : options_(options),
       node_(std::move(node)),
-      output_(STDOUT_FILENO, node_.name()),
+      output_(STDOUT_FILENO, cli::printable(node_.name())),
       faults_(rng),
       detectors_(ack_detector_config(node_.config())),
       ack_trace_(unix_ms_at_steady_start()),
@@ -295,6 +296,14 @@ void Agent::drain() {
   for (const auto& s : box.streams) start_stream(s);
   // After the streams: a connection refused at once reports its join's end right away.
   for (const auto& r : box.join_results) on_join_result(r);
+  // Sent once by the engine: later refusals are only counted, in vigil_members_refused_total.
+  for (const auto& n : box.notices)
+    if (n.kind == swim::Notice::Kind::member_table_full)
+      std::fprintf(stderr,
+                   "[%s] %s member table full: %zu members (max_members); new names are refused "
+                   "from now on and counted in vigil_members_refused_total (the first: %s)\n",
+                   cli::printable(node_.name()).c_str(), clock_text(n.at).c_str(), n.limit,
+                   cli::printable(n.member).c_str());
   for (const auto& r : box.probe_results) {
     probe_outcomes_.add(r);
     if (r.acked) detectors_.ack(r.member, r.at, [this] { return expected_ack_gap(); });
@@ -302,8 +311,9 @@ void Agent::drain() {
   }
   for (const auto& e : box.events) {
     if (!options_.quiet && e.kind != swim::EventKind::conflict) {
-      const std::string by = e.by.empty() ? "" : " (by " + e.by + ")";
-      say_at(e.at, std::string(swim::to_string(e.kind)) + " " + e.member + " #" +
+      // Names are the peers' bytes: escaped, or a name could hold a whole forged line.
+      const std::string by = e.by.empty() ? "" : " (by " + cli::printable(e.by) + ")";
+      say_at(e.at, std::string(swim::to_string(e.kind)) + " " + cli::printable(e.member) + " #" +
                        std::to_string(e.incarnation) + by);
     }
     if (e.kind == swim::EventKind::removed) {
@@ -311,10 +321,10 @@ void Agent::drain() {
       probe_outcomes_.forget(e.member);
       conflict_log_.erase(e.member);
     }
-    if (http_) http_->broadcast(event_json(e).dump());
+    if (http_) http_->broadcast(cli::json_text(event_json(e)));
   }
   if (http_)
-    for (const auto& u : box.user_messages) http_->broadcast(user_message_json(u).dump());
+    for (const auto& u : box.user_messages) http_->broadcast(cli::json_text(user_message_json(u)));
   box.clear();
 }
 
@@ -388,8 +398,9 @@ void Agent::on_timer() {
   settle();
 }
 
+// `text` holds peers' words escaped already (cli::printable), so it is not escaped again here.
 void Agent::say_at(Millis t, const std::string& text) {
-  output_.write("[" + node_.name() + "] " + clock_text(t) + " " + text + "\n");
+  output_.write("[" + cli::printable(node_.name()) + "] " + clock_text(t) + " " + text + "\n");
 }
 
 // ---------------------------------------------------------------------------- joining
@@ -408,27 +419,27 @@ void Agent::attempt_join(Millis now) {
   join_retry_->start();
   join_in_flight_ = true;
   unresolved_.clear();
-  // Resolved again on every attempt: a seed's name may not resolve yet, or may move.
-  std::vector<swim::Address> seeds;
+  // Resolved again on every attempt: a seed's name may not resolve yet, or may move. The
+  // resolver blocks this loop meanwhile (getaddrinfo has no deadline of ours); it runs only while
+  // the agent knows no other live member.
+  std::vector<std::vector<swim::Address>> by_seed;
   for (const auto& seed : options_.joins) {
     auto found = resolve(seed.host, static_cast<std::uint16_t>(seed.port), socket_family_);
-    if (!found) {
-      unresolved_.push_back({seed.to_string(), found.error().message});
-      continue;
-    }
-    for (const auto& a : *found)
-      if (std::find(seeds.begin(), seeds.end(), a) == seeds.end()) seeds.push_back(a);
+    if (!found) unresolved_.push_back({seed.to_string(), found.error().message});
+    by_seed.push_back(found ? std::move(found).value() : std::vector<swim::Address>{});
   }
+  const JoinPlanner::Pick pick = join_planner_.pick(by_seed);
+  join_not_asked_ = pick.deferred();
   // With nothing to ask, the engine reports the failed join at once.
-  node_.join(now, seeds);
+  node_.join(now, pick.ask);
 }
 
 void Agent::on_join_result(const swim::JoinResult& result) {
   if (!join_retry_ || !join_in_flight_) return;
   join_in_flight_ = false;
   const JoinRetry::Next next = join_retry_->finish(result.at, result.ok());
-  say_at(result.at,
-         join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next));
+  say_at(result.at, join_log_line(join_retry_->attempts(), *join_retry_, result, unresolved_, next,
+                                  join_not_asked_));
   if (next == JoinRetry::Next::joined) join_retry_.reset();
   if (next == JoinRetry::Next::give_up) gave_up_ = true;
 }
@@ -526,7 +537,7 @@ void Agent::log_stream_refusals(Millis t) {
       stderr,
       "[%s] %s streams turned away since the last such line: %llu refused at the cap of %zu open, "
       "%llu over %zu MiB, %llu over the %zu MiB total, %llu timed out, %llu junk\n",
-      node_.name().c_str(), clock_text(t).c_str(),
+      cli::printable(node_.name()).c_str(), clock_text(t).c_str(),
       static_cast<unsigned long long>(s.refused - was.refused), StreamLimits::kMaxIncoming,
       static_cast<unsigned long long>(s.too_large - was.too_large),
       StreamLimits::kMaxBytesPerStream >> 20,
@@ -543,7 +554,7 @@ void Agent::on_conflict(const swim::Event& e) {
   const bool live =
       e.claimed_state == swim::MemberState::alive || e.claimed_state == swim::MemberState::suspect;
   if (e.member == node_.name() && !joined_ && live && fatal_.empty())
-    fatal_ = "the name '" + e.member + "' is already used by a live member at " +
+    fatal_ = "the name '" + cli::printable(e.member) + "' is already used by a live member at " +
              e.claimed.to_string() + "; choose another --name";
   ConflictLog& log = conflict_log_[e.member];
   if (t < log.quiet_until) {
@@ -557,9 +568,10 @@ void Agent::on_conflict(const swim::Event& e) {
       unlogged ? " (" + std::to_string(unlogged) + " more since the last line)" : "";
   std::fprintf(
       stderr, "[%s] %s conflicting address for %s: held at %s (%s), claimed from %s (%s)%s\n",
-      node_.name().c_str(), clock_text(t).c_str(), e.member.c_str(), e.address.to_string().c_str(),
-      held ? std::string(swim::to_string(held->state)).c_str() : "?", e.claimed.to_string().c_str(),
-      std::string(swim::to_string(e.claimed_state)).c_str(), more.c_str());
+      cli::printable(node_.name()).c_str(), clock_text(t).c_str(), cli::printable(e.member).c_str(),
+      e.address.to_string().c_str(), held ? std::string(swim::to_string(held->state)).c_str() : "?",
+      e.claimed.to_string().c_str(), std::string(swim::to_string(e.claimed_state)).c_str(),
+      more.c_str());
 }
 
 // --------------------------------------------------------------------------- live view
@@ -579,6 +591,7 @@ AgentViewContext Agent::view_at(Millis at) const {
                         paused_,
                         http_ ? http_->refusals() : LwsHost::Refusals{},
                         http_ ? http_->file_streams() : 0};
+  if (http_) view.http_load = http_->load();
   view.streams = stream_stats_;
   view.streams.open_incoming = incoming_streams();
   view.streams.buffered = stream_buffered_;
@@ -589,6 +602,7 @@ AgentViewContext Agent::view_at(Millis at) const {
   view.packet_log_viewers = packets_.viewers();
   view.ack_trace = ack_trace_.counters();
   view.output = output_.counters();
+  view.join = join_planner_.counters();
   return view;
 }
 
@@ -597,14 +611,15 @@ HttpResponse Agent::http(const std::string& target) {
   if (uri == "/v1/trace") return trace_response(ack_trace_, target, node_);
   const AgentViewContext view = view_at(now());
   if (uri == "/v1/members")
-    return {200, "application/json", members_json(view, false, true).dump()};
-  if (uri == "/v1/self") return {200, "application/json", self_json(view).dump()};
+    return {200, "application/json", cli::json_text(members_json(view, false, true))};
+  if (uri == "/v1/self") return {200, "application/json", cli::json_text(self_json(view))};
   if (uri == "/metrics") return {200, "text/plain; version=0.0.4", metrics_text(view)};
   // A page served by this agent connects back to it: an empty address means the page's origin.
   if (uri == "/v1/demo")
     return {200, "application/json",
-            nlohmann::json{{"agents", {{{"name", node_.name()}, {"http", ""}}}}}.dump()};
-  return {404, "application/json", nlohmann::json{{"error", "not found"}, {"path", uri}}.dump()};
+            cli::json_text(nlohmann::json{{"agents", {{{"name", node_.name()}, {"http", ""}}}}})};
+  return {404, "application/json",
+          cli::json_text(nlohmann::json{{"error", "not found"}, {"path", uri}})};
 }
 
 std::string Agent::peer_name(const swim::Address& address) const {
@@ -637,18 +652,18 @@ void Agent::flush_packets(Millis at) {
 
 void Agent::log_auth_reports(Millis at) {
   for (const std::string& line : auth_.reports(at))
-    std::fprintf(stderr, "vigil agent: %s\n", line.c_str());
+    std::fprintf(stderr, "vigil agent: %s\n", cli::printable(line).c_str());
 }
 
 void Agent::on_ws_open(LwsHost::ClientId client) {
   const AgentViewContext view = view_at(now());
-  http_->send(client, snapshot_json(view).dump());
+  http_->send(client, cli::json_text(snapshot_json(view)));
   settle();  // viewers want stats: make sure the timer runs
 }
 
 void Agent::broadcast_stats() {
   const AgentViewContext view = view_at(now());
-  http_->broadcast(stats_json(view).dump());
+  http_->broadcast(cli::json_text(stats_json(view)));
 }
 
 void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text,
@@ -657,7 +672,7 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text,
                          const std::string& message) {
     nlohmann::json j = {{"type", "error"}, {"code", code}, {"message", message}};
     if (!type.empty()) j["command"] = type;
-    http_->send(client, j.dump());
+    http_->send(client, cli::json_text(j));
   };
   if (status == LwsHost::Inbound::too_large)
     return reply_error("", "too-large", "messages are limited to 64 KiB");
@@ -690,7 +705,7 @@ void Agent::on_ws_message(LwsHost::ClientId client, std::string_view text,
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, command::Snapshot>) {
           const AgentViewContext view = view_at(t);
-          http_->send(client, snapshot_json(view).dump());
+          http_->send(client, cli::json_text(snapshot_json(view)));
         } else if constexpr (std::is_same_v<T, command::Packets>) {
           packets_.subscribe(client, c.on);
         } else if constexpr (std::is_same_v<T, command::Inject>) {

@@ -107,7 +107,8 @@ class Agent : private RawHandler {
   void on_timer();
   void set_paused(bool paused);
 
-  // Joining: one attempt resolves every seed and asks each address for an exchange.
+  // Joining: one attempt resolves every seed and asks some of their addresses for an exchange
+  // (JoinPlanner: a few at once, round robin over the seeds).
   void attempt_join(Millis now);
   void on_join_result(const swim::JoinResult& result);
 
@@ -170,6 +171,8 @@ class Agent : private RawHandler {
   std::map<StreamLink*, std::unique_ptr<StreamLink>> streams_;
   std::unique_ptr<RawHandler> listener_;  // accepts push-pull connections
   std::optional<JoinRetry> join_retry_;   // while joining; reset once joined
+  JoinPlanner join_planner_;              // which addresses each attempt asks; its counters
+  std::size_t join_not_asked_ = 0;        // the attempt under way's addresses left for later
   bool join_in_flight_ = false;
   std::vector<UnresolvedSeed> unresolved_;  // the attempt under way's seeds that did not resolve
   bool gave_up_ = false;                    // --retry-max attempts failed: run() exits 1

@@ -16,6 +16,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "cli/printable.hpp"
 #include "cli/tls_flags.hpp"
 #include "crypto/key_source.hpp"
 #include "http/origin_policy.hpp"
@@ -39,12 +40,16 @@ const std::vector<cli::Args::Spec>& specs() {
        "127.0.0.1:7946"},
       {"join", true,
        "a member to join through, HOST:PORT, [IPV6]:PORT or NAME:PORT (every address of a name is "
-       "tried); "
-       "repeat or comma-separate",
+       "tried in turn, at most " +
+           std::to_string(JoinLimits::kMaxAddressesPerAttempt) +
+           " per attempt); repeat or comma-separate",
        ""},
       {"retry-interval", true, "wait between failed join attempts (500ms, 5s, 2m)", "5s"},
       {"retry-max", true, "join attempts before exiting with status 1 (0: retry for ever)", "0"},
-      {"http", true, "address for the live view (HTTP, WebSocket at /ws)", "127.0.0.1:8081"},
+      {"http", true,
+       "address for the live view (HTTP, WebSocket at /ws): that address only (a name: each "
+       "of its addresses; 0.0.0.0 or [::] for every interface)",
+       "127.0.0.1:8081"},
       {"advertise-http", true,
        "URL of this live view as other machines reach it, advertised to viewers in the node's "
        "metadata (the Serf tag vigil-view)",
@@ -178,12 +183,13 @@ int run_agent(const std::vector<std::string>& argv) {
         "everyone a keyring [old, new], then [new, old], then [new].\n\n"
         "joining: as serf -retry-join, every seed is asked for its state; with no answer the "
         "agent\n"
-        "tries again every --retry-interval. A name is resolved again on each attempt and every\n"
-        "address it gives is tried.\n\n"
+        "tries again every --retry-interval. A name is resolved again on each attempt; an attempt\n"
+        "asks at most %zu addresses at once, the first of each seed before the second of any,\n"
+        "and the next attempt goes on with those not asked yet.\n\n"
         "exit codes: 0 after a graceful leave, 1 if it cannot run (e.g. address in use) or no\n"
         "seed answered in --retry-max attempts,\n"
         "2 for a bad command line\n",
-        cli::Args::usage(specs()).c_str());
+        cli::Args::usage(specs()).c_str(), JoinLimits::kMaxAddressesPerAttempt);
     return cli::kOk;
   }
   AgentOptions o;
@@ -202,9 +208,13 @@ int run_agent(const std::vector<std::string>& argv) {
   auto retry_max = args->integer_in("retry-max", 0, 0, 1'000'000);
   if (!retry_max) return fail(retry_max.error().message);
   o.retry_max = static_cast<int>(*retry_max);
-  auto http = local_address("--http", args->text("http").value_or("127.0.0.1:8081"));
+  const std::string http_text = args->text("http").value_or("127.0.0.1:8081");
+  auto http = local_address("--http", http_text);
   if (!http) return fail(http.error().message);
-  o.http_host = http->ip_text();
+  // A name is handed on as it is: the live view listens on every address it resolves to.
+  const auto http_endpoint = cli::parse_host_port(http_text);
+  o.http_host =
+      http_endpoint->kind == cli::Endpoint::Kind::name ? http_endpoint->host : http->ip_text();
   o.http_port = http->port;
   o.advertise_http = args->text("advertise-http").value_or("");
   if (args->has("advertise-http"))
@@ -264,7 +274,15 @@ int run_agent(const std::vector<std::string>& argv) {
     o.token = *token;
   } else {
     // Anyone who can reach a non-loopback address could send commands: insist on a chosen token.
-    if (!is_loopback(o.http_host)) return fail("a non-loopback --http needs --token-file");
+    // A name listens on each of its addresses: all of them must be loopback.
+    bool loopback = is_loopback(o.http_host);
+    if (http_endpoint->kind == cli::Endpoint::Kind::name) {
+      auto all = resolve(o.http_host, static_cast<std::uint16_t>(o.http_port), AF_UNSPEC);
+      loopback = all && std::all_of(all->begin(), all->end(), [](const swim::Address& a) {
+                   return is_loopback(a.ip_text());
+                 });
+    }
+    if (!loopback) return fail("a non-loopback --http needs --token-file");
     o.token = random_token();
   }
   cli::TlsFiles tls;
@@ -292,8 +310,9 @@ int run_agent(const std::vector<std::string>& argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGPIPE, SIG_IGN);
   (*agent)->say(
-      "vigil agent " + o.name + ": protocol " + o.bind.to_string() + ", live view " +
-      (*agent)->http_url() + ", token " + (args->has("token-file") ? "(from file)" : o.token) +
+      "vigil agent " + cli::printable(o.name) + ": protocol " + o.bind.to_string() +
+      ", live view " + (*agent)->http_url() + ", token " +
+      (args->has("token-file") ? "(from file)" : o.token) +
       (o.joins.empty() ? "" : ", joining " + std::to_string(o.joins.size()) + " seed(s)") + "\n");
   return (*agent)->run(g_stop, g_stop_now);
 }

@@ -251,10 +251,11 @@ std::string metrics_text(const AgentViewContext& c) {
       << "vigil_incarnation " << c.node.incarnation() << "\n";
   out << stream_metrics_text(c.streams);
   out << auth_metrics_text(c.auth, c.auth_addresses);
-  out << limit_metrics(c.ws_refusals);
+  out << limit_metrics(c.ws_refusals, c.http_load);
   out << packet_log_metrics_text(c.packet_log, c.packet_log_viewers);
   out << ack_trace_metrics_text(c.ack_trace);
   out << line_output_metrics_text(c.output);
+  out << join_metrics_text(c.join);
   return out.str();
 }
 

@@ -8,6 +8,7 @@
 #include "agent/ack_trace.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
+#include "agent/join_retry.hpp"
 #include "agent/line_output.hpp"
 #include "agent/packet_log.hpp"
 #include "agent/peer_detectors.hpp"
@@ -27,6 +28,7 @@ struct AgentViewContext {
   bool paused;
   LwsHost::Refusals ws_refusals;   // what the HTTP server and its WebSocket turned away
   std::size_t file_streams = 0;    // static files being sent now
+  LwsHost::Load http_load{};       // connections and unsent answers held now
   StreamStats streams{};           // protocol-port TCP streams turned away or cut short
   AuthLimiter::Counters auth{};    // wrong tokens and the commands refused for them
   std::size_t auth_addresses = 0;  // remote addresses the token limiter tracks
@@ -35,6 +37,7 @@ struct AgentViewContext {
   std::size_t packet_log_viewers = 0;
   AckTrace::Counters ack_trace{};
   LineOutput::Counters output{};  // event lines on standard output
+  JoinCounters join{};            // join addresses asked and left for later
 };
 
 nlohmann::json self_json(const AgentViewContext& c);

@@ -1,56 +1,69 @@
 #include "agent/auth_limiter.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "http/prometheus_text.hpp"
 
 namespace vigil::native {
 
+std::string AuthLimiter::client_of(const std::string& address) {
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1)
+    return (ntohl(v4.s_addr) >> 24) == 127 ? "127.0.0.0/8" : address;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, address.c_str(), &v6) != 1) return address;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return "127.0.0.0/8";  // the same machine
+  std::memset(&v6.s6_addr[8], 0, 8);
+  char text[INET6_ADDRSTRLEN] = {0};
+  ::inet_ntop(AF_INET6, &v6, text, sizeof text);
+  return std::string(text) + "/64";
+}
+
 bool AuthLimiter::admits(const std::string& address, Millis now) {
-  auto it = table_.find(address);
+  auto it = table_.find(client_of(address));
+  // Unknown, with room in the table: a full allowance.
+  TokenBucket* b = it != table_.end() ? &it->second.bucket : make_room(now) ? nullptr : &overflow_;
   // Refills in pieces do not quite add up to 1.0 (as in TokenBucket::take).
-  return it == table_.end() || it->second.bucket.tokens(now) >= 1.0 - 1e-9;
+  return !b || b->tokens(now) >= 1.0 - 1e-9;
 }
 
 void AuthLimiter::failed(const std::string& address, Millis now) {
   ++counters_.failures;
-  entry(address, now).bucket.take(now);
+  bucket(client_of(address), now).take(now);
   note(failures_, address, now);
 }
 
 void AuthLimiter::refused(const std::string& address, Millis now) {
   ++counters_.refused;
-  if (auto it = table_.find(address); it != table_.end()) it->second.last_seen = now;
   note(refusals_, address, now);
 }
 
-AuthLimiter::Entry& AuthLimiter::entry(const std::string& address, Millis now) {
-  auto it = table_.find(address);
-  if (it == table_.end()) {
-    make_room(now);
-    it =
-        table_.emplace(address, Entry{TokenBucket(limits_.failures_per_second, limits_.burst), now})
-            .first;
+TokenBucket& AuthLimiter::bucket(const std::string& client, Millis now) {
+  auto it = table_.find(client);
+  if (it != table_.end()) return it->second.bucket;
+  if (!make_room(now)) {
+    ++counters_.shared;
+    return overflow_;
   }
-  it->second.last_seen = now;
-  return it->second;
+  return table_.emplace(client, Entry{TokenBucket(limits_.failures_per_second, limits_.burst)})
+      .first->second.bucket;
 }
 
-void AuthLimiter::make_room(Millis now) {
-  if (table_.size() < limits_.max_addresses) return;
-  // An address whose bucket is full again is as good as unknown: forgetting it changes nothing.
+bool AuthLimiter::make_room(Millis now) {
+  if (table_.size() < limits_.max_addresses) return true;
+  // A client whose bucket is full again is as good as unknown: forgetting it changes nothing.
   for (auto it = table_.begin(); it != table_.end();) {
     if (it->second.bucket.tokens(now) >= limits_.burst - 1e-9)
       it = table_.erase(it);
     else
       ++it;
   }
-  if (table_.size() < limits_.max_addresses) return;
-  auto oldest = table_.begin();
-  for (auto it = table_.begin(); it != table_.end(); ++it)
-    if (it->second.last_seen < oldest->second.last_seen) oldest = it;
-  table_.erase(oldest);
+  return table_.size() < limits_.max_addresses;
 }
 
 void AuthLimiter::note(Pending& p, const std::string& address, Millis now) {
@@ -96,7 +109,13 @@ std::string auth_metrics_text(const AuthLimiter::Counters& counters, std::size_t
       "allowance of wrong tokens.",
       counters.refused);
   write_gauge(out, "vigil_auth_tracked_addresses",
-              "Remote addresses with recent wrong tokens being tracked.", addresses);
+              "Clients (an IPv4 address, an IPv6 /64, this machine) with recent wrong tokens being "
+              "tracked.",
+              addresses);
+  write_counter(out, "vigil_auth_shared_total",
+                "Wrong tokens charged to the one allowance new clients share while the table of "
+                "clients is full.",
+                counters.shared);
   return out.str();
 }
 

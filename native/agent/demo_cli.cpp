@@ -19,8 +19,10 @@
 #include <vigil/swim/config.hpp>
 #include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
+#include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "crypto/base64.hpp"
 #include "crypto/key_source.hpp"
 #include "http/http_get.hpp"
 #include "http/lws_host.hpp"
@@ -68,6 +70,16 @@ std::string self_exe() {
   return std::filesystem::read_symlink("/proc/self/exe", ec).string();
 }
 
+// Writes `text` to a new file made from `path_template` (mkstemp: this user alone may read it).
+bool write_secret(char* path_template, const std::string& text) {
+  const int fd = ::mkstemp(path_template);
+  if (fd < 0) return false;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!written) std::remove(path_template);
+  return written;
+}
+
 pid_t spawn(const std::vector<std::string>& args) {
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
@@ -105,12 +117,21 @@ void stop_all(std::vector<Child>& children) {
 int run_demo(const std::vector<std::string>& argv) {
   static const std::vector<cli::Args::Spec> specs = {
       {"nodes", true, "agents to start", "5"},
-      {"http-port", true, "port of the web app (the live view and the explainer)", "8080"},
+      {"http-port", true, "port of the web app (the live view and the explainer) on 127.0.0.1",
+       "8080"},
+      {"http", true,
+       "address and port of the web app instead: that address only (a name: each of its "
+       "addresses). The token is served to this machine's own clients alone",
+       "127.0.0.1:8080"},
       {"profile", true, "lan|wan|local|teaching", "local"},
       {"web", true, "directory of the built web app", "build/web next to the binary"},
       {"encrypt-key", true,
        "base64 AES key every agent encrypts its gossip with (see vigil agent --help)",
-       "no encryption"},
+       "a fresh random key"},
+      {"plaintext", false,
+       "gossip without encryption, as memberlist does by default: anyone who can send UDP to "
+       "an agent is then a member",
+       ""},
       {"label", true, "cluster label given to every agent", "none"},
       {"help", false, "show this help", ""},
   };
@@ -131,14 +152,31 @@ int run_demo(const std::vector<std::string>& argv) {
   if (!nodes) return fail(cli::kUsage, nodes.error().message);
   auto port = args->integer_in("http-port", 8080, 1, 65535);
   if (!port) return fail(cli::kUsage, port.error().message);
+  std::string http_host = "127.0.0.1";
+  if (auto http = args->text("http")) {
+    if (args->has("http-port")) return fail(cli::kUsage, "give --http or --http-port, not both");
+    auto endpoint = cli::parse_host_port(*http);
+    if (!endpoint) return fail(cli::kUsage, "--http: " + endpoint.error().message);
+    http_host = endpoint->host;
+    *port = endpoint->port;
+  }
   auto profile = args->choice("profile", swim::Config::profile_names(), "local");
   if (!profile) return fail(cli::kUsage, profile.error().message);
   const std::string web = args->text("web").value_or(cli::default_web_dir());
   std::vector<std::string> security;  // passed on to every agent
-  if (auto key = args->text("encrypt-key")) {
-    if (auto k = parse_key(*key); !k)
+  if (args->has("encrypt-key") && args->flag("plaintext"))
+    return fail(cli::kUsage, "give --encrypt-key or --plaintext, not both");
+  std::string key = args->text("encrypt-key").value_or("");
+  if (!key.empty()) {
+    if (auto k = parse_key(key); !k)
       return fail(cli::kUsage, "--encrypt-key: " + k.error().message);
-    security.insert(security.end(), {"--encrypt-key", *key});
+  } else if (!args->flag("plaintext")) {
+    // Plaintext gossip makes anyone who can send UDP to an agent a member: the demo's cluster
+    // gets a key of its own, which no one else has.
+    std::random_device entropy;
+    wire::Bytes fresh(32);
+    for (auto& b : fresh) b = static_cast<std::uint8_t>(entropy());
+    key = base64_encode(fresh);
   }
   if (auto label = args->text("label")) {
     if (label->empty() || label->size() > 255) return fail(cli::kUsage, "--label: 1 to 255 bytes");
@@ -151,13 +189,16 @@ int run_demo(const std::vector<std::string>& argv) {
   std::string token;
   for (int i = 0; i < 32; ++i) token += "0123456789abcdef"[rd() % 16];
   LwsHost::Options http;
+  http.host = http_host;
   http.port = static_cast<int>(*port);
   http.web_dir = web;
   http.dynamic_paths = {"/v1"};
+  // The token lets its holder inject faults into every agent: it stays on this machine.
+  http.loopback_only_paths = {"/v1/demo"};
   http.ws_protocol.clear();
   LwsHost::Handlers handlers;
-  handlers.on_http = [&](const std::string& uri) -> HttpResponse {
-    if (uri != "/v1/demo") return {404, "application/json", "{\"error\":\"not found\"}"};
+  handlers.on_http = [&](const HttpRequest& request) -> HttpResponse {
+    if (request.target != "/v1/demo") return {404, "application/json", "{\"error\":\"not found\"}"};
     nlohmann::json agents = nlohmann::json::array();
     for (const auto& c : children)
       agents.push_back({{"name", c.name},
@@ -165,18 +206,27 @@ int run_demo(const std::vector<std::string>& argv) {
                         {"ws", "ws://127.0.0.1:" + std::to_string(c.http_port) + "/ws"},
                         {"running", c.pid > 0},
                         {"pid", static_cast<long>(c.pid)}});
-    // Loopback only: the page needs the token to drive fault injection.
     return {200, "application/json", nlohmann::json{{"agents", agents}, {"token", token}}.dump()};
   };
   auto server = LwsHost::create(http, handlers);
   if (!server) return fail(cli::kFailure, server.error().message);
 
+  // Secrets go to the agents in files only this user can read (mkstemp: mode 0600), not on
+  // their command lines, which every user of the machine can list.
   char token_path[] = "/tmp/vigil-demo-token-XXXXXX";
-  const int token_fd = ::mkstemp(token_path);
-  if (token_fd < 0 ||
-      ::write(token_fd, token.data(), token.size()) != static_cast<ssize_t>(token.size()))
-    return fail(cli::kFailure, "cannot write the token file");
-  ::close(token_fd);
+  if (!write_secret(token_path, token)) return fail(cli::kFailure, "cannot write the token file");
+  char keyring_path[] = "/tmp/vigil-demo-keyring-XXXXXX";
+  if (!key.empty()) {
+    if (!write_secret(keyring_path, "[\"" + key + "\"]\n")) {
+      std::remove(token_path);
+      return fail(cli::kFailure, "cannot write the keyring file");
+    }
+    security.insert(security.end(), {"--keyring-file", keyring_path});
+  }
+  auto remove_secrets = [&] {
+    std::remove(token_path);
+    if (!key.empty()) std::remove(keyring_path);
+  };
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
@@ -193,7 +243,7 @@ int run_demo(const std::vector<std::string>& argv) {
     c.http_port = free_port();
     if (!c.protocol_port || !c.http_port) {
       stop_all(children);
-      std::remove(token_path);
+      remove_secrets();
       return fail(cli::kFailure, "no free ports on 127.0.0.1");
     }
     std::vector<std::string> cmd = {exe,
@@ -225,7 +275,7 @@ int run_demo(const std::vector<std::string>& argv) {
     }
     if (!up) {
       stop_all(children);
-      std::remove(token_path);
+      remove_secrets();
       return fail(cli::kFailure, "agent " + c.name + " did not come up");
     }
   }
@@ -235,6 +285,11 @@ int run_demo(const std::vector<std::string>& argv) {
     std::printf("  %-8s protocol 127.0.0.1:%d  live view http://127.0.0.1:%d/\n", c.name.c_str(),
                 c.protocol_port, c.http_port);
   std::printf("token: %s\n", token.c_str());
+  std::printf("gossip: %s\n",
+              key.empty()
+                  ? "plaintext (--plaintext): anyone who can send UDP to an agent is a member"
+              : args->has("encrypt-key") ? "encrypted with the key given (--encrypt-key)"
+                                         : "encrypted with a fresh key of this demo's own");
   std::printf("explainer: %sexplainer.html\n", (*server)->url().c_str());
   std::printf("open %s  (live cluster: %slive.html)  Ctrl-C stops everything\n",
               (*server)->url().c_str(), (*server)->url().c_str());
@@ -249,7 +304,7 @@ int run_demo(const std::vector<std::string>& argv) {
   }
   std::printf("vigil demo: stopping\n");
   stop_all(children);
-  std::remove(token_path);
+  remove_secrets();
   return cli::kOk;
 }
 

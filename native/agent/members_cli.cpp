@@ -9,6 +9,7 @@
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/printable.hpp"
 #include "http/http_get.hpp"
 
 namespace vigil::native {
@@ -85,7 +86,7 @@ int run_members(const std::vector<std::string>& argv) {
     if (shown) members.push_back(m);
   }
   if (*format == "json") {
-    std::printf("%s\n", members.dump(2).c_str());
+    std::printf("%s\n", cli::json_text(members, 2).c_str());
     return cli::kOk;
   }
   lab::Table t;
@@ -93,9 +94,11 @@ int run_members(const std::vector<std::string>& argv) {
                {"address", "Address", 0},
                {"state", "Status", 0},
                {"incarnation", "Incarnation", 0}};
-  // Field by field, tolerating whatever shape a stranger's server might send.
+  // Field by field, tolerating whatever shape a stranger's server might send. Names are whatever
+  // their members chose: escaped, so that a name cannot write to the terminal itself.
   auto text = [](const nlohmann::json& m, const char* k) -> lab::Cell {
-    if (m.is_object() && m.contains(k) && m[k].is_string()) return m[k].get<std::string>();
+    if (m.is_object() && m.contains(k) && m[k].is_string())
+      return cli::printable(m[k].get<std::string>());
     return lab::Cell{};
   };
   for (const auto& m : members) {

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include <vigil/wire/codec.hpp>
+#include "cli/printable.hpp"
 #include "http/prometheus_text.hpp"
 
 namespace vigil::native {
@@ -86,7 +87,8 @@ void PacketLog::record(Millis at, const std::function<nlohmann::json()>& describ
     taking.push_back(&v);
   }
   if (taking.empty()) return;
-  const std::string entry = describe().dump();
+  // Names inside are peers' bytes, not always UTF-8.
+  const std::string entry = cli::json_text(describe());
   ++counters_.logged;
   for (Viewer* v : taking) {
     if (!v->pending.empty()) v->pending += ',';

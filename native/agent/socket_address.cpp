@@ -3,10 +3,10 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <unordered_set>
 
 namespace vigil::native {
 
@@ -61,11 +61,13 @@ Result<std::vector<swim::Address>> resolve(const std::string& host, std::uint16_
     return Error{std::string(rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc))};
   std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owned(found, &::freeaddrinfo);
   std::vector<swim::Address> out;
+  // A set, not a search of `out`: a name may bring thousands of addresses.
+  std::unordered_set<swim::Address> seen;
   for (const addrinfo* ai = found; ai; ai = ai->ai_next) {
     auto address = from_sockaddr(ai->ai_addr, ai->ai_addrlen);
     if (!address) continue;
     address->port = port;
-    if (std::find(out.begin(), out.end(), *address) == out.end()) out.push_back(*address);
+    if (seen.insert(*address).second) out.push_back(*address);
   }
   if (out.empty()) return Error{"no address"};
   return out;

@@ -5,6 +5,7 @@
 
 #include <vigil/base/time.hpp>
 #include <vigil/swim/address.hpp>
+#include <vigil/wire/codec.hpp>
 #include <vigil/wire/messages.hpp>
 #include "http/lws_host.hpp"
 
@@ -22,6 +23,8 @@ struct StreamLimits {
   // (~0.6 MiB), still ~7,000 members at the metadata cap. memberlist allows 20 MiB, which lets
   // 25 idle connections hold half a gigabyte.
   static constexpr std::size_t kMaxBytesPerStream = 4 * 1024 * 1024;
+  // The engine expands a compressed stream message to at most as much as a plain one may send.
+  static_assert(kMaxBytesPerStream == wire::max_stream_expansion);
   // All streams' buffers together: four streams at their limit. A real cluster rarely has two
   // exchanges with one member in flight; a stream that would take the total past this is closed.
   static constexpr std::size_t kMaxBytesBuffered = 16 * 1024 * 1024;

@@ -8,6 +8,7 @@
 #include "cli/duration.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/printable.hpp"
 #include "http/http_get.hpp"
 #include "http/query_string.hpp"
 
@@ -50,7 +51,7 @@ int run_trace(const std::vector<std::string>& argv) {
     const auto body = nlohmann::json::parse(reply->body, nullptr, false);
     std::string why;
     if (body.is_object() && body.contains("error") && body["error"].is_string())
-      why = ": " + body["error"].get<std::string>();
+      why = ": " + cli::printable(body["error"].get<std::string>());
     return fail(cli::kFailure, "the agent answered HTTP " + std::to_string(reply->status) + why);
   }
   if (std::fwrite(reply->body.data(), 1, reply->body.size(), stdout) != reply->body.size() ||

@@ -6,15 +6,33 @@
 
 namespace vigil::native {
 
-std::string limit_metrics(const LwsHost::Refusals& r) {
+std::string limit_metrics(const LwsHost::Refusals& r, const LwsHost::Load& load) {
   std::ostringstream out;
   auto counter = [&](const char* name, const char* help, std::uint64_t value) {
     write_counter(out, name, help, value);
   };
   counter("vigil_http_connections_refused_total",
           "Connections (and push-pull streams) closed as soon as accepted: as many open as "
-          "allowed, or descriptors running out.",
+          "allowed, or descriptors running out, and none idle to make room.",
           r.connections);
+  counter("vigil_http_connections_evicted_total",
+          "Idle HTTP connections (no request under way, no answer being sent, not a viewer) "
+          "closed to make room for a new one.",
+          r.evicted);
+  write_gauge(out, "vigil_http_connections", "HTTP and WebSocket connections open now.",
+              load.connections);
+  counter("vigil_http_answers_busy_total",
+          "API answers refused with 503: too many bytes of answers held for clients that had not "
+          "read them.",
+          r.answers_busy);
+  write_gauge(out, "vigil_http_answer_bytes",
+              "Bytes of API answers the sockets could not take at once, held until their "
+              "connections end.",
+              load.answer_bytes);
+  counter("vigil_http_local_only_refused_total",
+          "Requests for a path answered only on this machine, refused with 403: from another "
+          "address, or naming another host.",
+          r.local_only);
   counter("vigil_http_request_limit_total",
           "Connections closed after the most requests one connection may make.", r.request_limit);
   counter(
@@ -33,6 +51,10 @@ std::string limit_metrics(const LwsHost::Refusals& r) {
       r.upgrades);
   counter("vigil_ws_viewers_busy_total",
           "WebSocket upgrades refused with 503: as many viewers as allowed.", r.viewers_busy);
+  counter("vigil_ws_viewers_evicted_total",
+          "Viewers closed to let in one from an address holding fewer viewers, all places "
+          "being taken.",
+          r.viewers_evicted);
   counter("vigil_ws_queue_overflows_total",
           "Viewers closed because the messages waiting for them passed their byte budget.",
           r.queue_overflows);

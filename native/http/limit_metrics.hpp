@@ -7,6 +7,6 @@
 namespace vigil::native {
 
 // The Prometheus lines for what the HTTP server's limits turned away (LwsHost::Options).
-std::string limit_metrics(const LwsHost::Refusals& refusals);
+std::string limit_metrics(const LwsHost::Refusals& refusals, const LwsHost::Load& load);
 
 }  // namespace vigil::native

@@ -3,12 +3,15 @@
 #include <libwebsockets.h>
 
 #include <malloc.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstddef>
@@ -19,6 +22,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "http/connection_table.hpp"
+#include "http/listen_socket.hpp"
 #include "http/query_string.hpp"
 #include "http/refusal_log.hpp"
 #include "http/static_files.hpp"
@@ -46,6 +51,12 @@ constexpr std::size_t kMinConnections = 16;
 // one: lws retries a failed accept at once, for ever.
 constexpr int kAcceptReserve = 8;
 constexpr int kAdoptReserve = 16;
+// Connections taken per wake-up of a listener, so that a flood of them cannot keep the service
+// loop from everything else; the rest wait in the kernel's backlog for the next turn.
+constexpr int kAcceptBatch = 64;
+// A request header longer than this counts as absent. Large enough for what lws itself accepts
+// in one request's headers (4 KiB in all), such as a long If-None-Match list.
+constexpr int kMaxHeaderBytes = 4096;
 
 // What a queued message costs: its payload, the headroom lws needs and the bookkeeping of one
 // heap string, so that a flood of tiny messages is budgeted as what it really holds.
@@ -67,7 +78,7 @@ Millis steady_now() {
 std::optional<std::string> header(::lws* wsi, lws_token_indexes token) {
   const int n = lws_hdr_total_length(wsi, token);
   if (n <= 0) return std::string();
-  if (n > 1024) return std::nullopt;
+  if (n > kMaxHeaderBytes) return std::nullopt;
   std::string value(static_cast<std::size_t>(n) + 1, '\0');
   if (lws_hdr_copy(wsi, value.data(), n + 1, token) < 0) return std::nullopt;
   value.resize(static_cast<std::size_t>(n));
@@ -210,11 +221,18 @@ struct LwsHost::Impl {
     }
   } wake;
   // Every accepted HTTP connection (upgraded ones too) until lws destroys it.
-  struct Connection {
-    std::size_t requests = 0;  // answered so far
-    bool upgraded = false;     // now a viewer
+  ConnectionTable connections;
+  std::string accepting_from;  // the address of the connection being adopted now
+  bool accepting_loopback = false;
+  // The listening sockets: accepted here rather than by lws (see open_listen_sockets).
+  struct Listener : RawHandler {
+    LwsHost* host = nullptr;
+    int fd = -1;
+    ::lws* wsi = nullptr;
+    std::string address;
+    void on_readable() override { host->accept_connections(fd, wsi); }
   };
-  std::unordered_map<::lws*, Connection> connections;
+  std::vector<std::unique_ptr<Listener>> listeners;
   std::map<::lws*, Millis> paused;  // listeners not read until then
   std::optional<RefusalLog> refusal_log;
   bool closing_down = false;  // lws is closing every connection: schedule nothing more
@@ -291,10 +309,19 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
       options.max_connections,
       std::max(kMinConnections,
                descriptors_for_connections(options.descriptor_reserve + file_descriptors)));
+  // The listening sockets first: an address that cannot be bound stops everything before lws
+  // starts. lws gets a vhost without a listener of its own and is handed each connection.
+  auto sockets = open_listen_sockets(options.host, options.port);
+  if (!sockets) return sockets.error();
+  for (const ListenSocket& s : *sockets) {
+    auto& listener = impl.listeners.emplace_back(std::make_unique<Impl::Listener>());
+    listener->host = host.get();
+    listener->fd = s.fd;
+    listener->address = s.address;
+  }
   lws_context_creation_info info;
   std::memset(&info, 0, sizeof info);
-  info.port = options.port;
-  info.iface = host->options_.host.c_str();
+  info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
   info.protocols = impl.protocols;
   info.mounts = impl.mounts.empty() ? nullptr : impl.mounts.data();
   info.user = host.get();
@@ -314,12 +341,29 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
     // and the answers here are written as HTTP/1.1 transactions.
     info.alpn = "http/1.1";
   }
+  auto close_listeners = [&impl] {
+    for (auto& l : impl.listeners)
+      if (!l->wsi && l->fd >= 0) ::close(l->fd);
+  };
   impl.context = lws_create_context(&info);
-  if (!impl.context) return Error{"cannot start libwebsockets"};
+  if (!impl.context) {
+    close_listeners();
+    return Error{"cannot start libwebsockets"};
+  }
   impl.vhost = lws_create_vhost(impl.context, &info);
-  if (!impl.vhost)
-    return Error{"cannot listen on " + options.host + ":" + std::to_string(options.port) +
-                 " (address in use, or not an address of this machine?)"};
+  if (!impl.vhost) {
+    close_listeners();
+    return Error{"cannot start the HTTP server on " + options.host + ":" +
+                 std::to_string(options.port)};
+  }
+  for (auto& l : impl.listeners) {
+    l->wsi = host->adopt(l->fd, l.get());
+    if (!l->wsi) {
+      l->fd = -1;  // adopt() has closed it, or lws holds it
+      close_listeners();
+      return Error{"cannot watch the listening socket " + l->address};
+    }
+  }
   impl.chores.host = host.get();
   auto timer = WakeTimer::open();
   if (!timer) return timer.error();
@@ -369,6 +413,64 @@ std::string LwsHost::url() const {
          std::to_string(options_.port) + "/";
 }
 
+LwsHost::Load LwsHost::load() const {
+  return {impl_->connections.size(), answer_bytes_};
+}
+
+std::vector<std::string> LwsHost::listening() const {
+  std::vector<std::string> out;
+  for (const auto& l : impl_->listeners) out.push_back(l->address);
+  return out;
+}
+
+// ------------------------------------------------------------------------------ accepting
+
+void LwsHost::accept_connections(int listen_fd, ::lws* listener) {
+  Impl& impl = *impl_;
+  for (int taken = 0; taken < kAcceptBatch; ++taken) {
+    sockaddr_storage from{};
+    socklen_t from_len = sizeof from;
+    const int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&from), &from_len,
+                             SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      // Out of descriptors the listener stays readable: wait instead of spinning.
+      if (errno == EMFILE || errno == ENFILE) pause_accepting(listener, Millis{1000});
+      return;
+    }
+    // Descriptors are handed out lowest first: this close to the limit, hardly any are left.
+    const bool descriptors_low = fd >= impl.descriptor_limit - kAcceptReserve;
+    if (descriptors_low || impl.connections.size() >= connection_cap_) {
+      const auto victim = impl.connections.eviction_candidate();
+      if (!victim) {
+        ::close(fd);
+        refuse(refusals_.connections, descriptors_low
+                                          ? "HTTP connections with descriptors running out"
+                                          : "HTTP connections over the connection limit");
+        continue;
+      }
+      impl.connections.find(*victim)->evicted = true;
+      refuse(refusals_.evicted, "idle HTTP connections closed to make room for new ones");
+      // At once, so that its descriptor is free for the next accept of this batch.
+      lws_set_timeout(static_cast<::lws*>(const_cast<void*>(*victim)), PENDING_TIMEOUT_USER_OK,
+                      LWS_TO_KILL_SYNC);
+    }
+    const int buffer = options_.socket_send_buffer;
+    if (buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, sizeof buffer);
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    impl.accepting_from = address_text(reinterpret_cast<const sockaddr*>(&from));
+    impl.accepting_loopback = is_loopback(reinterpret_cast<const sockaddr*>(&from));
+    lws_sock_file_fd_type desc;
+    desc.sockfd = fd;
+    const int type = LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP | (secure() ? LWS_ADOPT_ALLOW_SSL : 0);
+    // lws closes the descriptor itself if it cannot take it.
+    (void)lws_adopt_descriptor_vhost(impl.vhost, static_cast<lws_adoption_type>(type), desc,
+                                     nullptr, nullptr);
+    impl.accepting_from.clear();
+  }
+}
+
 // ------------------------------------------------------------------------------------- HTTP
 
 void LwsHost::refuse(std::uint64_t& counter, const char* what) {
@@ -406,8 +508,8 @@ void LwsCallbacks::housekeeping(lws_sorted_usec_list_t* sul) {
 }
 
 int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
-  LwsHost::Impl::Connection& connection = host->impl_->connections[wsi];
-  ++connection.requests;
+  ConnectionTable::Entry* connection = host->impl_->connections.find(wsi);
+  const std::size_t requests = connection ? ++connection->requests : 1;
   const StaticRequest::Method method = method_of(wsi);
   if (method == StaticRequest::Method::other || !host->handlers_.on_http) {
     host->refuse(host->refusals_.methods, "HTTP requests neither GET nor HEAD (405)");
@@ -435,8 +537,32 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
       if (eq != std::string_view::npos) target += "=" + percent_encode(text.substr(eq + 1));
     }
   }
-  const HttpResponse r = host->handlers_.on_http(target);
-  const bool last = connection.requests >= host->options_.max_requests_per_connection;
+  HttpRequest request;
+  request.target = std::move(target);
+  request.peer = connection ? connection->peer : std::string();
+  request.peer_loopback = connection && connection->loopback;
+  request.host = header(wsi, WSI_TOKEN_HOST).value_or("");
+  const auto& local_only = host->options_.loopback_only_paths;
+  const std::string path(target_path(request.target));
+  HttpResponse r;
+  if (std::find(local_only.begin(), local_only.end(), path) != local_only.end() &&
+      !(request.peer_loopback && is_loopback_host_header(request.host))) {
+    host->refuse(host->refusals_.local_only, "requests for a loopback-only path from elsewhere");
+    r = {
+        403, "application/json",
+        R"({"error":"this path answers only on this machine: open the page as http://127.0.0.1 or http://localhost"})"};
+  } else {
+    r = host->handlers_.on_http(request);
+  }
+  const bool last = requests >= host->options_.max_requests_per_connection;
+  // What lws may be left holding of this answer, for a client that does not take it: counted
+  // in full (lws does not say how much the socket took) until the connection is gone.
+  if (!head && host->answer_bytes_ > 0 &&
+      host->answer_bytes_ + r.body.size() > host->options_.max_answer_bytes) {
+    host->refuse(host->refusals_.answers_busy,
+                 "answers refused: too many bytes waiting for clients that do not read");
+    r = {503, "application/json", R"({"error":"busy: too many answers waiting to be read"})"};
+  }
 
   unsigned char headers[LWS_PRE + 1024];
   unsigned char* start = headers + LWS_PRE;
@@ -468,6 +594,13 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
     if (lws_write(wsi, reinterpret_cast<unsigned char*>(framed.data()) + LWS_PRE, r.body.size(),
                   LWS_WRITE_HTTP_FINAL) != static_cast<int>(r.body.size()))
       return -1;
+    if (lws_partial_buffered(wsi) && connection) {
+      // Held until the connection is gone: the connection ends after this answer (below), once
+      // lws has flushed it or given up on a client that does not read.
+      connection->answer_bytes = r.body.size();
+      connection->busy = true;
+      host->answer_bytes_ += r.body.size();
+    }
   }
   if (last) {
     host->refuse(host->refusals_.request_limit,
@@ -481,43 +614,36 @@ int LwsCallbacks::answer(LwsHost* host, ::lws* wsi) {
                  "HTTP connections closed after an answer the client did not read");
     return -1;
   }
+  if (connection) connection->idle_since = steady_now();
   return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
 int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void* in,
                        std::size_t len) {
   switch (reason) {
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
-      // Closed as soon as accepted: better than leaving it to accept() to fail for want of
-      // descriptors, which lws would retry at once, for ever.
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED: {
       LwsHost* host = host_of(wsi);
-      const auto fd = static_cast<int>(reinterpret_cast<lws_intptr_t>(in));
-      if (fd >= host->impl_->descriptor_limit - kAcceptReserve) {
-        host->refuse(host->refusals_.connections, "HTTP connections with descriptors running out");
-        return 1;
-      }
-      if (host->impl_->connections.size() < host->connection_cap_) return 0;
-      host->refuse(host->refusals_.connections, "HTTP connections over the connection limit");
-      return 1;
-    }
-    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
-      host_of(wsi)->impl_->connections.emplace(wsi, LwsHost::Impl::Connection{});
+      host->impl_->connections.add(wsi, host->impl_->accepting_from, steady_now());
+      host->impl_->connections.find(wsi)->loopback = host->impl_->accepting_loopback;
       break;
+    }
     case LWS_CALLBACK_WSI_DESTROY: {
       LwsHost* host = host_of(wsi);
-      auto it = host->impl_->connections.find(wsi);
-      if (it == host->impl_->connections.end()) break;
-      if (it->second.requests == 0 && !it->second.upgraded)
+      ConnectionTable::Entry* c = host->impl_->connections.find(wsi);
+      if (!c) break;
+      if (c->requests == 0 && !c->upgraded && !c->evicted)
         host->refuse(host->refusals_.incomplete,
                      "HTTP connections closed before a complete request");
-      host->impl_->connections.erase(it);
+      host->answer_bytes_ -= c->answer_bytes;
+      host->impl_->connections.remove(wsi);
       break;
     }
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
       // Refused with an answer here, before lws switches protocols: an upgrade it accepted for
       // another protocol than ours would be a connection nobody counts or closes.
       LwsHost* host = host_of(wsi);
-      ++host->impl_->connections[wsi].requests;  // a request, not an incomplete connection
+      ConnectionTable::Entry* connection = host->impl_->connections.find(wsi);
+      if (connection) ++connection->requests;  // a request, not an incomplete connection
       auto refuse = [&](std::uint64_t& counter, const char* what, int status, const char* message) {
         host->refuse(counter, what);
         lws_return_http_status(wsi, static_cast<unsigned>(status), message);
@@ -541,9 +667,18 @@ int LwsCallbacks::http(::lws* wsi, lws_callback_reasons reason, void* user, void
       if (!protocols || !lists_token(*protocols, host->options_.ws_protocol))
         return refuse(host->refusals_.upgrades, "upgrades without the WebSocket subprotocol",
                       HTTP_STATUS_BAD_REQUEST, required.c_str());
-      if (host->clients_.size() >= host->options_.max_clients)
-        return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit",
-                      HTTP_STATUS_SERVICE_UNAVAILABLE, "Too many viewers");
+      if (host->clients_.size() >= host->options_.max_clients) {
+        const auto victim =
+            connection ? host->impl_->connections.viewer_to_evict(connection->peer) : std::nullopt;
+        if (!victim)
+          return refuse(host->refusals_.viewers_busy, "upgrades over the viewer limit",
+                        HTTP_STATUS_SERVICE_UNAVAILABLE, "Too many viewers");
+        host->refuse(host->refusals_.viewers_evicted,
+                     "viewers closed to let in one from an address holding fewer");
+        // At once, so that its place is free when this upgrade completes.
+        lws_set_timeout(static_cast<::lws*>(const_cast<void*>(*victim)), PENDING_TIMEOUT_USER_OK,
+                        LWS_TO_KILL_SYNC);
+      }
       return 0;
     }
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -613,7 +748,8 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       break;
     case LWS_CALLBACK_HTTP: {
       LwsHost* host = host_of(wsi);
-      ++host->impl_->connections[wsi].requests;
+      ConnectionTable::Entry* connection = host->impl_->connections.find(wsi);
+      if (connection) ++connection->requests;
       StaticRequest request;
       request.method = method_of(wsi);
       const lws_token_indexes uri_token =
@@ -652,10 +788,12 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
         session->remaining = reply.length;
         session->streaming = true;
         ++host->file_streams_;
+        if (connection) connection->busy = true;
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, host->options_.file_stall_seconds);
         lws_callback_on_writable(wsi);
         return 0;
       }
+      if (connection) connection->idle_since = steady_now();
       return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     case LWS_CALLBACK_HTTP_WRITEABLE: {
@@ -686,6 +824,10 @@ int LwsCallbacks::files(::lws* wsi, lws_callback_reasons reason, void* user, voi
       }
       stop_streaming(host, session);
       lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
+      if (ConnectionTable::Entry* c = host->impl_->connections.find(wsi)) {
+        c->busy = false;
+        c->idle_since = steady_now();
+      }
       return lws_http_transaction_completed(wsi) ? -1 : 0;
     }
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -723,11 +865,10 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
       return 0;
     }
     case LWS_CALLBACK_ESTABLISHED: {
-      if (auto it = host->impl_->connections.find(wsi); it != host->impl_->connections.end())
-        it->second.upgraded = true;
-      const int fd = lws_get_socket_fd(wsi);
-      const int buffer = host->options_.viewer_socket_buffer;
-      if (fd >= 0 && buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buffer, sizeof buffer);
+      if (ConnectionTable::Entry* c = host->impl_->connections.find(wsi)) {
+        c->upgraded = true;
+        c->upgraded_at = steady_now();
+      }
       auto* client = new LwsHost::Client(host->next_client_++, wsi, host->options_);
       *slot = client;
       host->clients_[client->id] = client;

@@ -21,7 +21,10 @@ void on_signal(int) {
 
 const std::vector<cli::Args::Spec>& specs() {
   static const std::vector<cli::Args::Spec> s = {
-      {"http", true, "address and port to listen on", "127.0.0.1:8080"},
+      {"http", true,
+       "address and port to listen on: that address only (a name: each of its addresses; "
+       "0.0.0.0 or [::] for every interface)",
+       "127.0.0.1:8080"},
       {"web", true, "directory holding the built web app", "build/web next to the binary"},
       {"help", false, "show this help", ""},
   };
@@ -48,7 +51,8 @@ int run_serve(const std::vector<std::string>& argv) {
         cli::Args::usage(specs()).c_str());
     return cli::kOk;
   }
-  auto endpoint = cli::parse_endpoint(args->text("http").value_or("127.0.0.1:8080"));
+  // A name listens on every address it resolves to ("localhost": 127.0.0.1 and ::1).
+  auto endpoint = cli::parse_host_port(args->text("http").value_or("127.0.0.1:8080"));
   if (!endpoint) {
     std::fprintf(stderr, "vigil serve: --http: %s\n", endpoint.error().message.c_str());
     return cli::kUsage;
@@ -65,8 +69,8 @@ int run_serve(const std::vector<std::string>& argv) {
   options.dynamic_paths = {"/v1"};
   LwsHost::Handlers handlers;
   // The page asks every vigil server which agents it may connect to; this one runs none.
-  handlers.on_http = [](const std::string& uri) -> HttpResponse {
-    if (uri == "/v1/demo") return {200, "application/json", R"({"agents":[]})"};
+  handlers.on_http = [](const HttpRequest& request) -> HttpResponse {
+    if (request.target == "/v1/demo") return {200, "application/json", R"({"agents":[]})"};
     return {404, "application/json", R"({"error":"not found"})"};
   };
   auto server = LwsHost::create(options, handlers);
@@ -76,8 +80,11 @@ int run_serve(const std::vector<std::string>& argv) {
   }
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  std::printf("vigil: serving %s at %s  (Ctrl-C to stop)\n", options.web_dir.c_str(),
-              (*server)->url().c_str());
+  std::string where;
+  for (const std::string& address : (*server)->listening())
+    where += (where.empty() ? "" : ", ") + address;
+  std::printf("vigil: serving %s at %s  (listening on %s; Ctrl-C to stop)\n",
+              options.web_dir.c_str(), (*server)->url().c_str(), where.c_str());
   std::fflush(stdout);
   (*server)->run(g_stop);
   std::printf("vigil: stopped\n");

@@ -129,6 +129,9 @@ StaticReply StaticFiles::answer(const StaticRequest& request, std::int64_t now) 
                {"cache-control", "no-cache"},
                {"date", format_http_date(now)}};
   if (varies) r.headers.emplace_back("vary", "Accept-Encoding");
+  // A page may be opened with the agents' token in its address (live.html?token=...): links to
+  // other sites must not carry that address along.
+  if (type->rfind("text/html", 0) == 0) r.headers.emplace_back("referrer-policy", "no-referrer");
 
   // If-Modified-Since counts only without If-None-Match (RFC 9110, section 13.2.2).
   const bool not_modified = !request.if_none_match.empty()

@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
+import WebSocket from 'ws';
 import { Cluster, Viewer, check as strictCheck, freePort, getJson, httpGet, installCleanup, parseArgs, stuckViewer, waitFor, wsFrame } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -325,6 +326,23 @@ await runCase('upgrades', async () => {
   check(busy.responses.length === 1 && busy.responses[0].status === 503 && busy.serverClosed,
         `viewer ${kMaxClients + 1} gets 503 and is closed`);
   check(d3('vigil_ws_viewers_busy_total') === 1, 'vigil_ws_viewers_busy_total +1');
+  // Every place is held from one address: a viewer from another address still gets in, in place
+  // of that address's oldest viewer, so no one client can keep everyone else out.
+  const { result: newcomer, delta: d4 } = await measured('a viewer from another address', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${target.httpPort}/ws`, 'vigil.v1', { localAddress: '127.0.0.2' });
+    const opened = await new Promise((resolve) => { ws.once('open', () => resolve(true)); ws.once('error', () => resolve(false)); });
+    await waitFor(() => viewers.some((v) => v.ws.readyState === WebSocket.CLOSED), 5000, 'the oldest viewer to be closed');
+    return { ws, opened };
+  });
+  check(newcomer.opened, 'a viewer from 127.0.0.2 opens with every place taken from 127.0.0.1');
+  const closed = viewers.map((v, i) => (v.ws.readyState === WebSocket.CLOSED ? i : -1)).filter((i) => i >= 0);
+  check(closed.length === 1, `exactly one viewer of 127.0.0.1 was closed for it (viewer ${closed.join(', ')})`);
+  check(d4('vigil_ws_viewers_evicted_total') === 1, 'vigil_ws_viewers_evicted_total +1');
+  const { result: again } = await measured('one viewer too many, again', () =>
+    exchange(target.httpPort, upgrade('/ws', 'vigil.v1')));
+  check(again.responses.length === 1 && again.responses[0].status === 503,
+        'the crowded address still cannot take one more place (503)');
+  newcomer.ws.terminate();
   for (const v of viewers) v.close();
 });
 
@@ -333,8 +351,9 @@ await runCase('upgrades', async () => {
 await runCase('flood', async () => {
   // More connections than the agent has descriptors, held open by the client: half of them an
   // upgrade without vigil.v1, half silent. Without a cap, accept() fails with EMFILE and lws
-  // retries it for ever. With one, the silent ones it accepted hold their places until the
-  // header deadline; everything past the cap is closed at accept.
+  // retries it for ever. With one, each connection past the cap closes the one idle the longest
+  // (silent since it connected), so the last ones accepted hold their places until the header
+  // deadline, and a real client arriving meanwhile always gets in.
   const kFlood = 1000;
   const sockets = [];
   const closedAt = [];
@@ -351,7 +370,7 @@ await runCase('flood', async () => {
       s.on('close', () => closedAt.push(Date.now() - opened));
       sockets.push(s);
     }
-    // Others meanwhile are answered, or refused at accept like the flood while it fills the cap.
+    // Others meanwhile are answered: they make room for themselves as the flood does.
     for (let i = 0; i < kOthers; ++i) {
       try { if ((await httpGet(target.httpPort, '/v1/self', 3000)).status === 200) ++answeredDuringFlood; } catch { /* refused */ }
     }
@@ -362,14 +381,16 @@ await runCase('flood', async () => {
   // The abusers go (those the agent did not close themselves).
   for (const s of sockets) s.destroy();
   const refusedAtAccept = delta('vigil_http_connections_refused_total');
+  const evicted = delta('vigil_http_connections_evicted_total');
   const upgradesRefused = delta('vigil_ws_upgrades_refused_total');
-  console.log(`measure - flood: ${refusedAtAccept} closed at accept, ${upgradesRefused} answered 400, ` +
-              `last closed after ${Math.max(...closedAt)} ms`);
+  console.log(`measure - flood: ${evicted} closed to make room, ${refusedAtAccept} closed at accept, ` +
+              `${upgradesRefused} answered 400, last closed after ${Math.max(...closedAt)} ms`);
   const incomplete = delta('vigil_http_incomplete_total');
   console.log(`measure - flood: ${incomplete} cut at the header deadline; ${answeredDuringFlood}/${kOthers} other requests answered during it`);
-  check(refusedAtAccept + upgradesRefused + incomplete === kFlood + (kOthers - answeredDuringFlood),
-        'every flooding connection was refused at accept, answered 400, or cut at the header deadline');
-  check(upgradesRefused > 0 && incomplete > 0 && refusedAtAccept > 0, 'the flood reached the connection cap');
+  check(evicted + refusedAtAccept + upgradesRefused + incomplete === kFlood,
+        'every flooding connection was made room for, refused at accept, answered 400, or cut at the header deadline');
+  check(upgradesRefused > 0 && incomplete > 0 && evicted > 0, 'the flood reached the connection cap');
+  check(answeredDuringFlood === kOthers, `every other request was answered during the flood (${answeredDuringFlood}/${kOthers})`);
   check(!/accept: errno/.test(target.log), 'accept() never failed for want of descriptors');
   const refusalLines = target.log.split('\n').filter((l) => l.includes('over the connection limit')).length;
   check(refusalLines <= 3, `connection refusals logged once per interval (${refusalLines} lines)`);

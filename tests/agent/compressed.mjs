@@ -72,3 +72,64 @@ export function expandCompressed(message) {
   if (!buf) throw new Error('compress message: no Buf field');
   return lzwDecode(buf);
 }
+
+// Go's compress/lzw writer, LSB order, 8-bit literals, for tests that send compressed messages:
+// codes start 9 bits wide, the table grows to 12 bits, and at code 4095 the writer emits a clear
+// code and starts over (no clear code first, as Go's writer).
+export function lzwEncode(input) {
+  const out = [];
+  let bits = 0;
+  let nbits = 0;
+  let width = 9;
+  let hi = 257;
+  let overflow = 512;
+  let table = new Map();
+  const write = (code) => {
+    bits |= code << nbits;
+    nbits += width;
+    while (nbits >= 8) {
+      out.push(bits & 0xff);
+      bits >>>= 8;
+      nbits -= 8;
+    }
+  };
+  // Returns false when the table ran out and was cleared.
+  const incHi = () => {
+    if (++hi === overflow) { ++width; overflow <<= 1; }
+    if (hi === 4095) {
+      write(256);
+      width = 9; hi = 257; overflow = 512; table = new Map();
+      return false;
+    }
+    return true;
+  };
+  let code = -1;
+  for (const literal of input) {
+    if (code < 0) { code = literal; continue; }
+    const key = code * 256 + literal;
+    const known = table.get(key);
+    if (known !== undefined) { code = known; continue; }
+    write(code);
+    code = literal;
+    if (incHi()) table.set(key, hi);
+  }
+  if (code >= 0) { write(code); incHi(); }
+  write(257);
+  if (nbits > 0) out.push(bits & 0xff);
+  return Buffer.from(out);
+}
+
+// memberlist's compress message around `message`: [9]{Algo: 0, Buf: LZW(message)}, raw fields as
+// Go's codec writes them (fixstr, raw 16, raw 32).
+export function compressMessage(message) {
+  const rawField = (b) => {
+    if (b.length <= 31) return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
+    if (b.length <= 0xffff) return Buffer.concat([Buffer.from([0xda, b.length >> 8, b.length & 0xff]), b]);
+    const head = Buffer.alloc(5);
+    head[0] = 0xdb;
+    head.writeUInt32BE(b.length, 1);
+    return Buffer.concat([head, b]);
+  };
+  return Buffer.concat([Buffer.from([kCompress, 0x82]), rawField(Buffer.from('Algo')), Buffer.from([0]),
+                        rawField(Buffer.from('Buf')), rawField(lzwEncode(message))]);
+}

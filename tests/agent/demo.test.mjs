@@ -1,5 +1,7 @@
 // `vigil demo`: starts N agents, serves the web app pointing at them, stops them all on Ctrl-C.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { Viewer, check, freePort, getJson, httpGet, parseArgs, waitFor } from './harness.mjs';
 
@@ -22,6 +24,34 @@ check((await httpGet(port, '/')).status === 200 && (await httpGet(port, '/live.h
       'the web app and the live page are served');
 const info = await getJson(port, '/v1/demo');
 check(info.agents.length === 3 && info.agents.every((a) => a.running), '/v1/demo lists three running agents');
+
+// The token stays on this machine: a page of another site re-pointing its name at 127.0.0.1
+// (DNS rebinding) still names itself in Host, and gets nothing.
+const rebound = await new Promise((resolve) => {
+  const s = net.connect(port, '127.0.0.1', () =>
+    s.write(`GET /v1/demo HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`));
+  let got = '';
+  s.on('data', (d) => { got += d; });
+  s.on('close', () => resolve(got));
+  s.on('error', () => resolve(got));
+});
+check(/^HTTP\/1\.1 403/.test(rebound) && !rebound.includes(info.token),
+      '/v1/demo asked for under another host name: 403, no token');
+
+// Gossip is encrypted with a key of the demo's own, handed over in a file: no agent's command
+// line (which any user may list) holds it.
+check(/gossip: encrypted with a fresh key/.test(out), 'the demo says its gossip is encrypted');
+const children = readFileSync(`/proc/${demo.pid}/task/${demo.pid}/children`, 'utf8').trim().split(/\s+/);
+const commandLines = children.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+check(commandLines.length === 3 && commandLines.every((argv) => argv.includes('--keyring-file') &&
+                                                          !argv.includes('--encrypt-key')),
+      'every agent gets the key in a keyring file, not on its command line');
+const keyring = commandLines[0][commandLines[0].indexOf('--keyring-file') + 1];
+check((statSync(keyring).mode & 0o777) === 0o600, `the keyring file is readable by its owner alone (${keyring})`);
+for (const a of info.agents) {
+  const self = await getJson(Number(a.http.split(':')[1]), '/v1/self');
+  check(self.encrypted === true, `${a.name} encrypts its gossip`);
+}
 
 const viewers = info.agents.map((a) => new Viewer({ httpPort: Number(a.http.split(':')[1]) }));
 await Promise.all(viewers.map((v) => v.open));
@@ -58,3 +88,4 @@ for (const a of info.agents) {
   const gone = await httpGet(p, '/v1/self', 500).then(() => false, () => true);
   check(gone, `${a.name} was stopped with it`);
 }
+check(!existsSync(keyring), 'the keyring file is removed when the demo stops');

@@ -5,10 +5,16 @@ import { expandCompressed } from './compressed.mjs';
 
 export const kPing = 0, kAck = 2, kSuspect = 3, kAlive = 4, kDead = 5, kCompound = 7;
 
+// A string or bytes (a Buffer, for bytes that are not UTF-8) as Go's codec writes them for
+// memberlist: fixstr up to 31 bytes, else the old spec's raw 16 (0xda) or raw 32 (0xdb).
 export function str(s) {
-  const b = Buffer.from(s);
-  if (b.length > 31) throw new Error('names here stay short (fixstr only)');
-  return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
+  const b = Buffer.isBuffer(s) ? s : Buffer.from(s);
+  if (b.length <= 31) return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
+  if (b.length <= 0xffff) return Buffer.concat([Buffer.from([0xda, b.length >> 8, b.length & 0xff]), b]);
+  const head = Buffer.alloc(5);
+  head[0] = 0xdb;
+  head.writeUInt32BE(b.length, 1);
+  return Buffer.concat([head, b]);
 }
 export const raw = (bytes) => Buffer.concat([Buffer.from([0xa0 | bytes.length]), Buffer.from(bytes)]);
 export function uint(n) {

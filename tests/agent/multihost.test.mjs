@@ -5,50 +5,25 @@
 // survivors within the lan profile's bound, and nobody alive may be declared dead meanwhile.
 // Needs root and `ip netns`; skips otherwise.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { check, parseArgs, waitFor } from './harness.mjs';
+import { addNamespace, namespaceName, sh, skipUnlessNetns, teardownNamespaces } from './netns.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 
-// CTest reports exit status 77 as skipped (SKIP_RETURN_CODE), not passed.
-function skip(why) {
-  console.log(`# skipped: ${why}`);
-  process.exit(77);
-}
-if (!process.getuid || process.getuid() !== 0) skip('the multi-host test needs root (network namespaces)');
-if (spawnSync('ip', ['netns', 'list']).status !== 0) skip('`ip netns` is unavailable (iproute2)');
+skipUnlessNetns('the multi-host test');
 if (spawnSync('nft', ['--version']).status !== 0)
   throw new Error('nft not found: install nftables (scripts/setup.sh does)');
 
-const suffix = Math.random().toString(16).slice(2, 8);
 const subnet = `10.231.${1 + Math.floor(Math.random() * 250)}`;
-const sw = `vigil-${suffix}-sw`;  // holds the bridge: the root namespace's firewall stays out of it
-const hosts = [1, 2, 3].map((i) => ({ i, ns: `vigil-${suffix}-h${i}`, name: `host${i}`, ip: `${subnet}.${i}` }));
+const sw = namespaceName('sw');  // holds the bridge: the root namespace's firewall stays out of it
+const hosts = [1, 2, 3].map((i) => ({ i, ns: namespaceName(`h${i}`), name: `host${i}`, ip: `${subnet}.${i}` }));
 const lossy = hosts[2];
 const victim = hosts[1];
 const port = 7946;
 const httpPort = 8081;
 const agents = [];
-const created = [];
-
-function sh(cmd, argv, input) {
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', input });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')}: ${r.stderr || r.error}`);
-  return r.stdout;
-}
-
-function teardown() {
-  for (const a of agents) if (a.alive) a.child.kill('SIGKILL');
-  for (const ns of created) {
-    spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).stdout?.split('\n').filter(Boolean)
-      .forEach((pid) => { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ } });
-    spawnSync('ip', ['netns', 'del', ns]);
-    rmSync(`/etc/netns/${ns}`, { recursive: true, force: true });
-  }
-  created.length = 0;
-}
-process.on('exit', teardown);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 const bail = (err) => {
   console.error(err && err.stack ? err.stack : err);
@@ -60,13 +35,11 @@ process.on('unhandledRejection', bail);
 
 // ------------------------------------------------------------------------------- the network
 const t0 = Date.now();
-sh('ip', ['netns', 'add', sw]);
-created.push(sw);
+addNamespace('sw');
 sh('ip', ['-n', sw, 'link', 'add', 'br0', 'type', 'bridge']);
 sh('ip', ['-n', sw, 'link', 'set', 'br0', 'up']);
 for (const h of hosts) {
-  sh('ip', ['netns', 'add', h.ns]);
-  created.push(h.ns);
+  addNamespace(`h${h.i}`);
   sh('ip', ['-n', sw, 'link', 'add', `p${h.i}`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', h.ns]);
   sh('ip', ['-n', sw, 'link', 'set', `p${h.i}`, 'master', 'br0', 'up']);
   sh('ip', ['-n', h.ns, 'addr', 'add', `${h.ip}/24`, 'dev', 'eth0']);
@@ -209,6 +182,7 @@ const [received, dropped] = counts;
 console.log(`# nftables dropped ${dropped} of ${received} UDP datagrams at ${lossy.name}; whole test ${Date.now() - t0} ms`);
 check(counts.length === 2 && received > 0 && dropped === Math.ceil(received / 10),
       `the loss rule dropped every tenth datagram (${dropped} of ${received})`);
-teardown();
-check(!sh('ip', ['netns', 'list']).includes(`vigil-${suffix}`), 'namespaces removed');
+for (const a of agents) if (a.alive) a.child.kill('SIGKILL');
+teardownNamespaces();
+check(!sh('ip', ['netns', 'list']).includes(namespaceName('')), 'namespaces removed');
 console.log('ok - multihost');

@@ -150,6 +150,31 @@ const metrics = await httpsGet(httpPort, '/metrics');
 check(metrics.status === 200 && /^vigil_auth_failures_total 0$/m.test(metrics.body),
       '/metrics over HTTPS, with the token failure counter');
 
+// 400 connections that never finish (or start) their TLS handshake, more than the agent takes
+// at once (256): each new connection closes the one idle the longest, so an HTTPS client is
+// still answered at once instead of waiting out the handshake deadline (5 s).
+{
+  const kHalfOpen = 400;
+  // A TLS record header announcing a 512-byte ClientHello, and only its first bytes.
+  const hello = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]);
+  const held = [];
+  for (let i = 0; i < kHalfOpen; ++i) {
+    const s = net.connect(httpPort, '127.0.0.1');
+    if (i % 2 === 0) s.on('connect', () => s.write(hello));  // half of them: a handshake begun
+    s.on('error', () => {});
+    held.push(s);
+  }
+  await waitFor(() => held.every((s) => !s.connecting), 10000, 'the half-open connections to be made');
+  const t0 = Date.now();
+  const r = await httpsGet(httpPort, '/v1/self', 3000);
+  const ms = Date.now() - t0;
+  check(r.status === 200 && ms < 2000, `with ${kHalfOpen} half-open TLS connections held, HTTPS answers in ${ms} ms`);
+  const m = await httpsGet(httpPort, '/metrics');
+  const evicted = Number(/^vigil_http_connections_evicted_total (\d+)$/m.exec(m.body)[1]);
+  check(evicted >= kHalfOpen - 256, `idle connections were closed to make room (${evicted})`);
+  for (const s of held) s.destroy();
+}
+
 child.kill('SIGTERM');
 await waitFor(() => !agent.alive, 5000, 'the agent to stop');
 

@@ -65,7 +65,12 @@ run 2 lab cost --nodes 10,x && expect_in "$err" "--nodes expects positive whole 
 # serve: a missing web app is a runtime failure with a hint, a bad address a usage error.
 run 1 serve --web /nonexistent --http 127.0.0.1:18080 && expect_in "$err" "index.html missing"
 run 2 serve --http 127.0.0.1:99999 && expect_in "$err" "port must be a number in 1..65535"
-run 2 serve --http example.org:80 && expect_in "$err" "host must be an IPv4 address"
+run 2 serve --http 'no_such host:80' && expect_in "$err" "host must be an IPv4 address"
+# A name is listened on at each of its addresses; one that does not resolve stops the start.
+run 1 serve --web /nonexistent --http nowhere.invalid:18080 && expect_in "$err" "index.html missing"
+serve_web=$(mktemp -d) && echo '<!doctype html>' >"$serve_web/index.html"
+run 1 serve --web "$serve_web" --http nowhere.invalid:18080 && expect_in "$err" "cannot listen on nowhere.invalid:18080"
+rm -rf "$serve_web"
 
 # agent: probe timing flags override the profile; bad values are usage errors, checked before
 # any socket opens.

@@ -159,10 +159,13 @@ struct Harness {
     return *wire::add_label(label, wire::encode(message));
   }
 
-  // High bit: the node's own incarnation or a little above (refutations, conflicts); otherwise a
-  // small absolute one.
+  // High bit: the node's own incarnation or a little above (refutations, conflicts); next bit:
+  // the top of the range or just below it (where refutations cannot outbid); otherwise a small
+  // absolute one.
   std::uint32_t incarnation_of(const Entry& e) const {
-    return (e.incarnation & 0x80) ? node.incarnation() + (e.incarnation & 3) : e.incarnation & 0x7f;
+    if (e.incarnation & 0x80) return node.incarnation() + (e.incarnation & 3);
+    if (e.incarnation & 0x40) return swim::kMaxIncarnation - (e.incarnation & 3);
+    return e.incarnation & 0x3f;
   }
 
   wire::Message message_of(const Entry& e) const {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "agent/auth_limiter.hpp"
@@ -39,15 +40,62 @@ TEST_CASE("wrong tokens from one address are checked up to the burst, then at th
   CHECK(guess(limiter, "10.0.0.2", 3, Millis{6000}) == 3);
 }
 
-TEST_CASE("the table of addresses stays bounded, forgetting refilled then least recent ones") {
+TEST_CASE("the table stays bounded: refilled clients are forgotten, new ones then share a bucket") {
   AuthLimiter limiter(AuthLimiter::Limits{1, 2, 4, Millis{10000}});
-  for (int i = 0; i < 100; ++i) guess(limiter, "10.0.1." + std::to_string(i), 5, Millis{1000 + i});
+  // 100 addresses, each guessing 5 times: the first 4 fill the table (2 checked each); the other
+  // 96 share one allowance of 2, instead of each pushing an older one out for a fresh 2.
+  int checked = 0;
+  for (int i = 0; i < 100; ++i)
+    checked += guess(limiter, "10.0.1." + std::to_string(i), 5, Millis{1000});
+  CHECK(checked == 4 * 2 + 2);
   CHECK(limiter.addresses() == 4);
-  // The most recent address is still held to its allowance...
+  CHECK(limiter.counters().shared == 2);
+  // The tracked ones are still held to their allowance.
+  CHECK_FALSE(limiter.admits("10.0.1.0", Millis{1100}));
   CHECK_FALSE(limiter.admits("10.0.1.99", Millis{1100}));
-  // ...and after a while every entry has refilled and makes room for newcomers at no cost.
+  // After a while every entry has refilled and makes room for newcomers at no cost.
   guess(limiter, "10.0.2.1", 5, Millis{60000});
   CHECK(limiter.addresses() == 1);
+}
+
+TEST_CASE("a crowd of addresses is held to what the table allows, not a fresh allowance each") {
+  // The default table (4,096 clients), 6,000 addresses in 10.0.0.0/8 each guessing as fast as
+  // it can for 10 s: checks are bounded by the table's clients plus one shared bucket.
+  AuthLimiter limiter;
+  const auto& l = limiter.limits();
+  std::uint64_t checked = 0;
+  for (int second = 0; second < 10; ++second)
+    for (int i = 0; i < 6000; ++i)
+      checked += guess(limiter, "10.0." + std::to_string(i / 250) + "." + std::to_string(i % 250),
+                       3, Millis{1000 * second});
+  const double per_client = l.burst + l.failures_per_second * 9;
+  CHECK(checked <= static_cast<std::uint64_t>((l.max_addresses + 1) * per_client));
+  CHECK(limiter.counters().shared > 0);
+}
+
+TEST_CASE("this machine's addresses are one client, and an IPv6 /64 is one client") {
+  CHECK(AuthLimiter::client_of("127.0.0.1") == "127.0.0.0/8");
+  CHECK(AuthLimiter::client_of("127.45.3.9") == "127.0.0.0/8");
+  CHECK(AuthLimiter::client_of("::1") == "127.0.0.0/8");
+  CHECK(AuthLimiter::client_of("10.1.2.3") == "10.1.2.3");
+  CHECK(AuthLimiter::client_of("2001:db8:1:2:aaaa:bbbb:cccc:dddd") == "2001:db8:1:2::/64");
+  CHECK(AuthLimiter::client_of("2001:db8:1:2::9") == "2001:db8:1:2::/64");
+  CHECK(AuthLimiter::client_of("not an address") == "not an address");
+
+  AuthLimiter limiter(AuthLimiter::Limits{2, 10, 4096, Millis{10000}});
+  // 6,000 addresses of 127.0.0.0/8 guessing at once get one allowance between them.
+  int checked = 0;
+  for (int i = 0; i < 6000; ++i)
+    checked +=
+        guess(limiter, "127.0." + std::to_string(i / 250) + "." + std::to_string(1 + i % 250), 1,
+              Millis{1000});
+  CHECK(checked == 10);
+  CHECK(limiter.addresses() == 1);
+  // So do the addresses of one IPv6 /64.
+  checked = 0;
+  for (int i = 0; i < 100; ++i)
+    checked += guess(limiter, "2001:db8::" + std::to_string(i + 1), 1, Millis{1000});
+  CHECK(checked == 10);
 }
 
 TEST_CASE("reports come once per interval with the counts in between") {

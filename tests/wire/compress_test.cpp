@@ -116,3 +116,68 @@ TEST_CASE("compression counts towards the nesting limit like a compound level") 
   const Bytes beyond = make_compressed(within);
   CHECK(contains(packet_error(beyond), "nested more than 4 deep"));
 }
+
+namespace {
+
+// A user message of `size` bytes (type byte included) of one repeated byte: compresses well.
+Bytes user_of_size(std::size_t size) {
+  Bytes m(size, 0x61);
+  m[0] = static_cast<std::uint8_t>(MessageType::user);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a datagram's compressed parts share one expansion budget, nested ones included") {
+  // 34 compressed user messages of 1 MiB fit in one datagram: each was within the 1 MiB bound
+  // on one message, 34 MiB together. The datagram budget counts them together.
+  const Bytes part = make_compressed(user_of_size(max_decompressed_size));
+  std::vector<Bytes> parts(34, part);
+  const Bytes bomb = *make_compound(parts);
+  REQUIRE(bomb.size() <= 65507);
+  ExpansionBudget budget{max_datagram_expansion};
+  const auto refused = decode_packet(bomb, budget);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(budget.exceeded);
+  CHECK(contains(refused.error().message, "bytes left of its budget"));
+  CHECK_FALSE(decode_packet(bomb).ok());  // the default budget is the datagram's
+
+  // Two parts of 40 KiB each: each fits alone, not both; refused whole, the first not returned.
+  const Bytes forty = make_compressed(user_of_size(40 * 1024));
+  ExpansionBudget both{max_datagram_expansion};
+  CHECK_FALSE(decode_packet(*make_compound({forty, forty}), both).ok());
+  CHECK(both.exceeded);
+  ExpansionBudget one{max_datagram_expansion};
+  const auto single = decode_packet(forty, one);
+  REQUIRE_MESSAGE(single.ok(), single.error().message);
+  CHECK(single->size() == 1);
+  CHECK(one.left == max_datagram_expansion - 40 * 1024);
+
+  // Nested: a compressed compound holding a compressed message spends both expansions.
+  const Bytes inner = make_compressed(user_of_size(30 * 1024));
+  const Bytes nested = make_compressed(*make_compound({inner}));
+  ExpansionBudget exact{4 + inner.size() + 30 * 1024};  // compound header and length, then both
+  CHECK(decode_packet(nested, exact).ok());
+  CHECK(exact.left == 0);
+  ExpansionBudget short_by_one{3 + inner.size() + 30 * 1024};
+  CHECK_FALSE(decode_packet(nested, short_by_one).ok());
+  CHECK(short_by_one.exceeded);
+
+  // A whole datagram of plain bytes always fits: compression never lets one carry more.
+  CHECK(decode_packet(make_compressed(user_of_size(65507))).ok());
+}
+
+TEST_CASE("corruption is not mistaken for a bomb") {
+  Bytes cut = ping_lzw;
+  cut.resize(cut.size() - 3);
+  ExpansionBudget budget{max_datagram_expansion};
+  CHECK_FALSE(decode_packet(compress_message(0, cut), budget).ok());
+  CHECK_FALSE(budget.exceeded);
+  bool over = true;
+  CHECK_FALSE(lzw_decompress(cut, 1000, &over).ok());
+  CHECK_FALSE(over);
+  CHECK_FALSE(lzw_decompress(lzw_compress(user_of_size(1001)), 1000, &over).ok());
+  CHECK(over);
+  CHECK(lzw_decompress(lzw_compress(user_of_size(1000)), 1000, &over).ok());
+  CHECK_FALSE(over);
+}
