@@ -8,7 +8,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 "$here/scripts/setup.sh"
 
 echo "[build] native: build/bin/vigil" >&2
-cmake -S "$here" -B "$here/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Line tables only (-g1): backtraces and profiles keep file:line, and the build takes about a
+# quarter less time than with full debug information (-g). A build of its own (cmake -B) can
+# have it back for a debugger.
+cmake -S "$here" -B "$here/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" >/dev/null
 cmake --build "$here/build" -j"$jobs"
 
 echo "[build] web: build/web/" >&2
