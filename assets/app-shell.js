@@ -92,7 +92,10 @@
   // Half the demo on screen (or a screenful of it) is "in view": scripted scenes wait for it, so
   // that they start while the reader looks rather than when a corner first peeks in.
   const kInViewRatio = 0.5;
-  let inView = true;
+  // Not in view until the observer has measured: its first report can come after the app is up
+  // (a busy machine delays the rendering step that delivers it), and a scene must not start on a
+  // guess.
+  let inView = !('IntersectionObserver' in window);
   function setInView(value) {
     if (inView === value) return;
     inView = value;

@@ -111,7 +111,9 @@ async function inside() {
     try { maxFds = Math.max(maxFds, readdirSync(`/proc/${pid}/fd`).length); } catch { /* exited */ }
   }, 20);
 
-  // A third agent joins through the one under test while its attempt holds connections open.
+  // A third agent joins through the one under test while its attempt holds connections open
+  // (once the agent listens: its protocol port is bound before its live view answers).
+  await serving(fan, fanHttp);
   const otherHttp = await freePort();
   const other = startAgent('other', ['--bind', `127.0.0.1:${await freePort()}`, '--http', `127.0.0.1:${otherHttp}`,
                                      '--join', `127.0.0.1:${fanPort}`, '--retry-interval', '1s']);
