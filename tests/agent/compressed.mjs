@@ -1,6 +1,8 @@
 // Reads memberlist's compress message (type 9: {Algo: 0, Buf: LZW bytes}) as agents send it, so a
 // test that looks inside a reply can see through compression. Written from the format, not from
 // the engine, so that it checks the engine rather than repeats it.
+import { str } from './memberlist_messages.mjs';
+
 const kCompress = 9;
 
 // A msgpack raw (str) header as memberlist's codec writes it: fixstr, raw16 or raw32.
@@ -122,14 +124,6 @@ export function lzwEncode(input) {
 // memberlist's compress message around `message`: [9]{Algo: 0, Buf: LZW(message)}, raw fields as
 // Go's codec writes them (fixstr, raw 16, raw 32).
 export function compressMessage(message) {
-  const rawField = (b) => {
-    if (b.length <= 31) return Buffer.concat([Buffer.from([0xa0 | b.length]), b]);
-    if (b.length <= 0xffff) return Buffer.concat([Buffer.from([0xda, b.length >> 8, b.length & 0xff]), b]);
-    const head = Buffer.alloc(5);
-    head[0] = 0xdb;
-    head.writeUInt32BE(b.length, 1);
-    return Buffer.concat([head, b]);
-  };
-  return Buffer.concat([Buffer.from([kCompress, 0x82]), rawField(Buffer.from('Algo')), Buffer.from([0]),
-                        rawField(Buffer.from('Buf')), rawField(lzwEncode(message))]);
+  return Buffer.concat([Buffer.from([kCompress, 0x82]), str('Algo'), Buffer.from([0]), str('Buf'),
+                        str(lzwEncode(message))]);
 }

@@ -163,7 +163,7 @@ try {
   const byUrl = await openPage(browser, { width: 390, height: 800 });
   const traceUrl = `${elsewhere}/cors/lab-trace.csv`;
   await byUrl.page.goto(`${server.url}?demo=phi&embed=1&speed=100x&budget=20&trace=${encodeURIComponent(traceUrl)}`);
-  await byUrl.page.waitForFunction(() => window.vigil.state()?.trace !== null, null, { timeout: 30000 });
+  await byUrl.page.waitForFunction(() => Boolean(window.vigil?.state()?.trace), null, { timeout: 30000 });
   s = await state(byUrl.page);
   check(s.trace.url === traceUrl && s.trace.heartbeats === times.length && s.trace.budget === 20 && s.trace.speed === 100,
         `trace=URL loads it with its budget and speed (${s.trace.heartbeats} heartbeats, ${s.trace.speed}x)`);
@@ -196,7 +196,11 @@ try {
   // 4. An origin that does not allow it: the reason, and the simulated stream goes on.
   const denied = await openPage(browser);
   await denied.page.goto(`${server.url}?demo=phi&trace=${encodeURIComponent(`${elsewhere}/plain/lab-trace.csv`)}`);
-  await denied.page.waitForFunction(() => window.vigil.state()?.trace_error !== '', null, { timeout: 20000 });
+  // Until the app is up there is no state: undefined is not an error yet.
+  await denied.page.waitForFunction(() => {
+    const st = window.vigil?.state();
+    return st && st.trace_error !== '';
+  }, null, { timeout: 20000 });
   s = await state(denied.page);
   check(s.trace === null && s.trace_error.startsWith(`${elsewhere}/plain/lab-trace.csv: cannot fetch it (`),
         `without CORS the page says why: ${s.trace_error}`);

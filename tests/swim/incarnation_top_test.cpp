@@ -8,6 +8,7 @@
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
+#include "swim/test_nodes.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
@@ -16,20 +17,13 @@ namespace sim = vigil::sim;
 
 using vigil::swim::testing::addr;
 using vigil::swim::testing::ip;
+using vigil::swim::testing::node_a;
 
 namespace {
 
 constexpr Incarnation kTop = kMaxIncarnation;
 
 // Node "a" (10.0.0.1) knowing "b" (10.0.0.2) and "c" (10.0.0.3), all at incarnation 1.
-Node node_a() {
-  auto n = Node::create(Config::lan(), "a", addr(1), vigil::Rng(7)).value();
-  n.add_member(Millis{0}, "b", addr(2));
-  n.add_member(Millis{0}, "c", addr(3));
-  n.outbox().clear();
-  return n;
-}
-
 void feed(Node& n, const wire::Message& m, int from, Millis now = Millis{10}) {
   n.handle_datagram(now, addr(from), wire::encode(m));
 }

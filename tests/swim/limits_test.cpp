@@ -6,6 +6,7 @@
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
+#include "swim/test_nodes.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
@@ -13,17 +14,9 @@ namespace wire = vigil::wire;
 
 using vigil::swim::testing::addr;
 using vigil::swim::testing::ip;
+using vigil::swim::testing::node_a;
 
 namespace {
-
-// Node "a" (10.0.0.1) knowing "b" (10.0.0.2) and "c" (10.0.0.3).
-Node node_a(Config config = Config::lan()) {
-  auto n = Node::create(config, "a", addr(1), vigil::Rng(7)).value();
-  n.add_member(Millis{0}, "b", addr(2));
-  n.add_member(Millis{0}, "c", addr(3));
-  n.outbox().clear();
-  return n;
-}
 
 wire::Alive alive(const std::string& name, int host, Incarnation incarnation = 1) {
   return wire::Alive{incarnation, name, ip(host), 7946, {}, kVersions};

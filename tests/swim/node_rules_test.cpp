@@ -6,6 +6,7 @@
 #include <vigil/swim/node.hpp>
 #include <vigil/wire/codec.hpp>
 #include "swim/test_addresses.hpp"
+#include "swim/test_nodes.hpp"
 
 using vigil::Millis;
 using namespace vigil::swim;
@@ -13,17 +14,9 @@ namespace wire = vigil::wire;
 
 using vigil::swim::testing::addr;
 using vigil::swim::testing::ip;
+using vigil::swim::testing::node_a;
 
 namespace {
-
-// Node "a" (10.0.0.1) knowing "b" (10.0.0.2) and "c" (10.0.0.3), all at incarnation 1.
-Node node_a(Config config = Config::lan()) {
-  auto n = Node::create(config, "a", addr(1), vigil::Rng(7)).value();
-  n.add_member(Millis{0}, "b", addr(2));
-  n.add_member(Millis{0}, "c", addr(3));
-  n.outbox().clear();
-  return n;
-}
 
 void feed(Node& n, const wire::Message& m, int from = 3, Millis now = Millis{10}) {
   n.handle_datagram(now, addr(from), wire::encode(m));
