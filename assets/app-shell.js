@@ -23,13 +23,34 @@
   // At most one URL update (history entry rewrite and message to the host) this often.
   const kParamsEveryMs = 500;
 
-  // ------------------------------------------------------------------------- keyboard focus
-  // Emscripten's GLFW listens for keys on window; when this page is embedded in another, that
-  // would swallow the host page's typing. These capture listeners run first (registered before
-  // the app loads) and stop key events unless the canvas has focus.
-  for (const type of ['keydown', 'keypress', 'keyup']) {
+  // ------------------------------------------------------------------------------ keyboard
+  // Emscripten's GLFW listens for keys on window and cancels Tab's default action, which would
+  // trap the keyboard in the demo; when this page is embedded in another, it would also swallow
+  // the host page's typing. These capture listeners run first (registered before the app loads):
+  // - keys reach the app only while the canvas has focus;
+  // - Tab and Shift+Tab never reach it, so the browser moves focus on, out of the demo;
+  // - Space, `.`, `r` and `?` are the demo's shortcuts when it has a control for them now
+  //   (and no text field has the keyboard); a key the demo has no use for keeps its meaning;
+  // - arrow keys and Enter move between and press the app's controls, and do not scroll.
+  const kNavKeys = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter']);
+  const typing = () => ready && Module._vigil_typing() === 1;
+  window.addEventListener('keydown', (e) => {
+    if (document.activeElement !== canvas || e.key === 'Tab') {
+      e.stopImmediatePropagation();
+      return;
+    }
+    wake();
+    if (e.ctrlKey || e.metaKey || e.altKey || !ready || typing()) return;
+    if (e.key.length === 1 && Module._vigil_shortcut(e.key.charCodeAt(0)) === 1) {
+      e.preventDefault();  // no page scroll on Space, no character for GLFW
+      e.stopImmediatePropagation();
+      return;
+    }
+    if (kNavKeys.has(e.key)) e.preventDefault();
+  }, true);
+  for (const type of ['keypress', 'keyup']) {
     window.addEventListener(type, (e) => {
-      if (document.activeElement !== canvas) e.stopImmediatePropagation();
+      if (document.activeElement !== canvas || e.key === 'Tab') e.stopImmediatePropagation();
     }, true);
   }
   canvas.addEventListener('mousedown', () => canvas.focus());
@@ -60,6 +81,7 @@
     ++frames;
     syncParams();
     fitContent();
+    showText();
     if (more || performance.now() < settleUntil) schedule();
     else sleeping = true;
   }
@@ -112,6 +134,19 @@
       }
     }, { threshold: [0, 0.25, kInViewRatio, 0.75, 1] }).observe(canvas);
 
+  // ------------------------------------------------------------------------ reduced motion
+  // motion=reduce in the URL, or the reader's system setting (motion=full overrides it): scenes
+  // and autoplaying demos wait for play, and datagrams jump instead of gliding.
+  const motionParam = new URLSearchParams(location.search).get('motion');
+  const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+  const motionReduced = () => motionParam === 'reduce' || (motionParam !== 'full' && reduceMotion.matches);
+  function applyMotion() {
+    if (!ready) return;
+    Module._vigil_set_reduced_motion(motionReduced() ? 1 : 0);
+    wake();
+  }
+  reduceMotion.addEventListener('change', applyMotion);
+
   // --------------------------------------------------------------------------------- theme
   const query = new URLSearchParams(location.search);
   const themeParam = ['light', 'dark'].includes(query.get('theme')) ? query.get('theme') : 'auto';
@@ -145,6 +180,78 @@
       reportedHeight = height;
       post({ type: 'vigil:size', height });
     }
+  }
+
+  // ------------------------------------------------------------------- text for every reader
+  // What the canvas shows, as text: the scene's caption is HTML laid over the room the app
+  // leaves for it (so it can be read aloud, selected and translated), and a few sentences on
+  // what the demo shows now go to a polite live region and to an embedding page
+  // ({type: 'vigil:describe'}), whose figure can show them. A change of what happened (a member
+  // died, a story stepped) is announced within a second; figures that only drift, at most every
+  // ten seconds, so that a screen reader is not talked over.
+  const captionBox = document.getElementById('caption');
+  const summaryBox = document.getElementById('summary');
+  const kDescribeEveryMs = 1000;
+  const kFiguresEveryMs = 10000;
+  const told = { title: '', caption: null, summary: '', events: null, checkedAt: -Infinity,
+                 announcedAt: -Infinity, measuredFor: '' };
+
+  function showCaption() {
+    const c = JSON.parse(Module.UTF8ToString(Module._vigil_caption_json()));
+    if (!c) {
+      captionBox.hidden = true;
+      return;
+    }
+    captionBox.hidden = false;
+    if (captionBox.textContent !== c.text) captionBox.textContent = c.text;
+    captionBox.classList.toggle('hint', c.hint);
+    const canvasBox = canvas.getBoundingClientRect();
+    const [x, y, width] = c.box;
+    captionBox.style.left = `${canvasBox.left + scrollX + x}px`;
+    captionBox.style.top = `${canvasBox.top + scrollY + y}px`;
+    captionBox.style.width = `${width}px`;
+    const height = captionBox.getBoundingClientRect().height;
+    // The app makes room for what the page measured; once per text and width.
+    const measuredFor = `${width}|${c.text}`;
+    if (told.measuredFor !== measuredFor) {
+      told.measuredFor = measuredFor;
+      Module._vigil_caption_measured(height);
+      wake();
+    }
+    // Only the part inside the app's window shows, as the canvas would have drawn it.
+    const [left, top, right, bottom] = c.clip;
+    const cut = [Math.max(0, top - y), Math.max(0, x + width - right),
+                 Math.max(0, y + height - bottom), Math.max(0, left - x)];
+    captionBox.style.clipPath = cut.some((v) => v > 0) ? `inset(${cut.map((v) => `${v}px`).join(' ')})` : '';
+  }
+
+  function describe(now) {
+    if (now - told.checkedAt < kDescribeEveryMs) return;
+    told.checkedAt = now;
+    const d = JSON.parse(Module.UTF8ToString(Module._vigil_describe_json()));
+    const caption = captionBox.hidden ? '' : captionBox.textContent;
+    if (d.title && d.title !== told.title) {
+      told.title = d.title;
+      canvas.setAttribute('aria-label', `${d.title}: interactive demo. Press ? for its keys.`);
+    }
+    const happened = d.events !== told.events;
+    told.events = d.events;
+    let changed = caption !== told.caption;
+    if (d.summary !== told.summary && (happened || now - told.announcedAt >= kFiguresEveryMs)) {
+      told.summary = d.summary;
+      told.announcedAt = now;
+      summaryBox.textContent = d.summary;
+      changed = true;
+    }
+    if (changed) {
+      told.caption = caption;
+      post({ type: 'vigil:describe', title: d.title, caption, summary: told.summary });
+    }
+  }
+
+  function showText() {
+    showCaption();
+    describe(performance.now());
   }
 
   // --------------------------------------------------------------------------------- touch
@@ -320,6 +427,7 @@
     onRuntimeInitialized() {
       ready = true;
       applyTheme();
+      applyMotion();
       Module._vigil_set_in_view(inView ? 1 : 0);
       touchStyle = matchMedia('(pointer: coarse)').matches;
       Module._vigil_set_touch(touchStyle ? 1 : 0);
@@ -356,6 +464,10 @@
     // The link and the embed snippet the share / embed popup offers for the current demo.
     share: () => (ready ? JSON.parse(Module.UTF8ToString(Module._vigil_share_json())) : null),
     visible: isVisible,
+    // The canvas' label and what the live region says now (see "text for every reader").
+    describe: () => ({ label: canvas.getAttribute('aria-label'), summary: summaryBox.textContent,
+                       caption: captionBox.hidden ? '' : captionBox.textContent,
+                       reducedMotion: motionReduced() }),
     drawing: () => pending,
     wake,
   };

@@ -10,7 +10,9 @@
 //  - it is told whether it is on screen ({type: 'vigil:visibility'}) and sleeps when it is not;
 //  - it is unloaded beyond two screens, and reloaded as the reader left it ({type: 'vigil:params'});
 //  - it takes the height its demo asks for ({type: 'vigil:size'});
-//  - it takes the page's colours, light or dark, from the background behind it ({type: 'vigil:theme'}).
+//  - it takes the page's colours, light or dark, from the background behind it ({type: 'vigil:theme'});
+//  - what it shows, as text ({type: 'vigil:describe'}), goes into a polite live region: shown in
+//    the <figcaption> of a <figure> around the frame, read by screen readers only elsewhere.
 // The protocol is described in docs/embedding.md.
 //
 // A classic script with no dependencies, so that any documentation generator can include it as it
@@ -40,6 +42,7 @@
   const kHeight = /^\d+(px)?$/;
   const kThemes = ['light', 'dark', 'auto'];
   const kAttributes = ['data-vigil-demo', 'data-params', 'data-theme', 'data-height', 'data-title'];
+  const kMaxDescription = 2000;  // characters of a demo's text: a few sentences
 
   // --------------------------------------------------------------------- hosting frames
   const registry = new Map();  // iframe -> its demo, whichever host holds it
@@ -181,13 +184,43 @@
     frame.style.height = `${px + extra}px`;
   }
 
+  // The live region that carries a demo's text: in its figure's caption, where every reader sees
+  // it, or just after the frame, for screen readers only.
+  function describeRegion(demo) {
+    if (demo.describeRegion && demo.describeRegion.isConnected) return demo.describeRegion;
+    const region = document.createElement('span');
+    region.className = 'vigil-describe';
+    region.setAttribute('aria-live', 'polite');
+    const figure = demo.frame.closest('figure');
+    const caption = figure && figure.querySelector(':scope > figcaption');
+    if (caption) {
+      region.style.display = 'block';
+      caption.appendChild(region);
+    } else {
+      Object.assign(region.style, { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden',
+                                    clipPath: 'inset(50%)', whiteSpace: 'nowrap' });
+      demo.frame.after(region);
+    }
+    demo.describeRegion = region;
+    return region;
+  }
+
+  function describe(demo, data) {
+    const parts = [data.caption, data.summary].filter((t) => typeof t === 'string' && t);
+    const text = parts.join(' ').slice(0, kMaxDescription);
+    const region = describeRegion(demo);
+    if (region.textContent !== text) region.textContent = text;
+  }
+
   window.addEventListener('message', (e) => {
     const data = e.data;
     if (!data || typeof data !== 'object' || typeof data.type !== 'string') return;
-    if (data.type !== 'vigil:params' && data.type !== 'vigil:size') return;
+    if (data.type !== 'vigil:params' && data.type !== 'vigil:size' && data.type !== 'vigil:describe') return;
     const demo = demoShowing(e.source);
     if (!demo || e.origin !== demo.url.origin) return;
-    if (data.type === 'vigil:params') {
+    if (data.type === 'vigil:describe') {
+      describe(demo, data);
+    } else if (data.type === 'vigil:params') {
       const query = data.query;
       if (typeof query !== 'string' || query.length > kMaxQuery) return;
       demo.url = new URL(`${demo.url.pathname}?${query}`, demo.url);

@@ -8,15 +8,20 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/app.hpp"
 #include "app/layout_report.hpp"
+#include "app/page_caption.hpp"
 #include "app/pointer_queue.hpp"
 #include "app/screen.hpp"
+#include "app/shortcuts.hpp"
 #include "app/trace_inbox.hpp"
 #include "app/ui_font.hpp"
 #include "app/ui_style.hpp"
@@ -41,6 +46,11 @@ struct Runtime {
   vigil::web::PointerQueue touches;
   vigil::web::PointerState finger;
   bool finger_drives = false;
+  std::string describe_json;  // backing store for vigil_describe_json()
+  std::string caption_json;   // backing store for vigil_caption_json()
+  // Keys pressed since the last frame began, and releases held back for them (see on_key).
+  std::vector<int> pressed_since_frame;
+  std::vector<std::array<int, 3>> held_releases;  // key, scancode, mods
 };
 
 Runtime g_runtime;
@@ -68,6 +78,19 @@ void fit_canvas() {
         }
       },
       w, h);
+}
+
+// Dear ImGui 1.86 reads keys as held or not once per frame, so a key pressed and released
+// between two frames (a quick tap, or a test's key press) would never reach it. A release that
+// comes before any frame saw its key down is held back until the next frame has seen it.
+void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  auto& pressed = g_runtime.pressed_since_frame;
+  if (action == GLFW_PRESS) pressed.push_back(key);
+  if (action == GLFW_RELEASE && std::find(pressed.begin(), pressed.end(), key) != pressed.end()) {
+    g_runtime.held_releases.push_back({key, scancode, mods});
+    return;
+  }
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
 }
 
 // A frame's worth of simulated time after the loop slept: the demo resumes where it stopped
@@ -103,6 +126,9 @@ bool frame(bool resumed) {
   vigil::web::layout::begin_frame();
   vigil::plot::new_frame();
   ImGui::NewFrame();
+  // Keys that arrive from here on are news for the next frame; this one has seen the others.
+  const auto seen = std::move(g_runtime.pressed_since_frame);
+  g_runtime.pressed_since_frame.clear();
   g_runtime.app->frame(dt);
   ImGui::Render();
 
@@ -115,6 +141,15 @@ bool frame(bool resumed) {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   const double end = emscripten_get_now();
   g_runtime.app->record_frame_cost(end - now, end);
+  // The held releases of keys this frame saw down.
+  std::vector<std::array<int, 3>> still_held;
+  for (const auto& r : g_runtime.held_releases) {
+    if (std::find(seen.begin(), seen.end(), r[0]) != seen.end())
+      ImGui_ImplGlfw_KeyCallback(g_runtime.window, r[0], r[1], GLFW_RELEASE, r[2]);
+    else
+      still_held.push_back(r);
+  }
+  g_runtime.held_releases = std::move(still_held);
   // A held slider or a text field being typed in changes without new events.
   return g_runtime.app->animating() || ImGui::IsAnyItemActive() || io.WantTextInput ||
          !g_runtime.touches.empty();
@@ -235,6 +270,42 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_state_json() {
   return g_runtime.state_json.c_str();
 }
 
+// A key the page offers as a shortcut (its KeyboardEvent.key's character): 1 when the demo
+// takes it (the page then keeps it from the browser), 0 when it has no use for it now.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_shortcut(int key) {
+  if (!g_runtime.app || key <= 0 || key > 127) return 0;
+  const auto s = vigil::web::shortcut_for_key(static_cast<char>(key));
+  return s && vigil::web::post_shortcut(*s) ? 1 : 0;
+}
+
+// 1 while a text field has the keyboard: every key is then typing, none a shortcut.
+extern "C" EMSCRIPTEN_KEEPALIVE int vigil_typing() {
+  return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput ? 1 : 0;
+}
+
+// 1 when the reader asked for reduced motion (prefers-reduced-motion, or motion=reduce).
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_set_reduced_motion(int reduce) {
+  vigil::web::screen::set_reduced_motion(reduce != 0);
+}
+
+// What the page tells assistive technology about the demo, as JSON (App::describe).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_describe_json() {
+  if (!g_runtime.app) return "{}";
+  g_runtime.describe_json = g_runtime.app->describe().dump();
+  return g_runtime.describe_json.c_str();
+}
+
+// The scene caption the page shows over the canvas this frame, as JSON (app/page_caption.hpp).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_caption_json() {
+  g_runtime.caption_json = vigil::web::page_caption_json(vigil::web::screen::dpr()).dump();
+  return g_runtime.caption_json.c_str();
+}
+
+// The height the page's caption took, CSS pixels: the room left for it follows.
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_caption_measured(float css_height) {
+  vigil::web::set_page_caption_height(css_height, vigil::web::screen::dpr());
+}
+
 int main() {
   if (!glfwInit()) {
     std::fprintf(stderr, "vigil: glfwInit failed\n");
@@ -259,6 +330,12 @@ int main() {
   vigil::web::load_ui_font(15.0f * dpr);
 
   ImGui_ImplGlfw_InitForOpenGL(g_runtime.window, true);
+  glfwSetKeyCallback(g_runtime.window, on_key);  // forwards to ImGui's, releases held a frame
+  // The keyboard moves between controls (arrow keys) and presses them. Space belongs to the
+  // demos (play / pause, app/shortcuts.hpp) and Tab to the page (leaving the demo), so Enter
+  // is what activates the control in focus.
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.KeyMap[ImGuiKey_Space] = GLFW_KEY_ENTER;
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   g_runtime.app = std::make_unique<vigil::web::App>(vigil::web::UrlParams::from_page());

@@ -56,6 +56,11 @@ try {
   };
 
   check((await state()).layout.touch, 'a phone starts with fingertip-sized controls (pointer: coarse)');
+  // At least 44 CSS px tall, as touch guidance (WCAG 2.5.5, Apple's and Android's) asks.
+  const controls = (await state()).layout.items.filter((i) =>
+    ['Gossip', 'crash', 'restart', 'pause sender 600 ms', 'mean (ms)', 'keys'].includes(i.label));
+  check(controls.length === 6 && controls.every((c) => c.h >= 44),
+        `buttons and sliders are at least 44 px tall (${controls.map((c) => `${c.label} ${c.h}`).join(', ')})`);
 
   // One tap switches the demo, every time.
   for (const [title, id] of [['Gossip', 'gossip'], ['SWIM cluster', 'swim'], ['Phi tails', 'phi']]) {

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <numeric>
 
+#include "app/demo_summary.hpp"
 #include "app/layout_report.hpp"
+#include "app/page_caption.hpp"
 #include "app/screen.hpp"
 #include "app/share.hpp"
 #include "panels/fencing_panel.hpp"
@@ -66,6 +68,8 @@ std::string App::query() {
 
 void App::frame(double real_ms) {
   ++frames_;
+  shortcuts_new_frame();
+  page_caption_new_frame();
   if (auto trace = trace_inbox().take()) deliver_trace(*trace);
   Panel& panel = active();  // built on first view: construction is not simulation time
   const auto t0 = std::chrono::steady_clock::now();
@@ -103,6 +107,7 @@ void App::frame(double real_ms) {
       select_tab_ = false;
     }
   }
+  draw_keys_sheet();
   ImGui::End();
 }
 
@@ -131,11 +136,43 @@ void App::draw_header() {
   // The explainer, which walks through every demo; a plain page next to this one.
   if (row_button("read the explainer"))
     emscripten_run_script("window.location.href = 'explainer.html';");
+  if (key_button("keys", Shortcut::kHelp, "the keyboard shortcuts")) ImGui::OpenPopup("keys");
   if (row_button("share / embed")) {
     share_ = share();
     ImGui::OpenPopup("share");
   }
   draw_share_popup(share_);
+}
+
+// The keys a demo answers, as RaftScope lists them: `?` or the header's button opens it.
+void App::draw_keys_sheet() {
+  if (take_shortcut(Shortcut::kHelp)) ImGui::OpenPopup("keys");
+  keys_sheet_open_ = ImGui::BeginPopup("keys");
+  if (!keys_sheet_open_) return;
+  static constexpr const char* kKeys[][2] = {
+      {"Tab, Shift+Tab", "leave the demo (to the page's next or previous part)"},
+      {"arrow keys", "move between the demo's controls"},
+      {"Enter", "press the control shown with a frame"},
+      {"Space", "play or pause"},
+      {".", "step"},
+      {"r", "replay the story, or restart"},
+      {"?", "this list; Esc closes it"},
+  };
+  ImGui::TextColored(plot::to_vec4(plot::palette().accent), "Keys");
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    for (const auto& [key, what] : kKeys) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(key);
+      ImGui::TableNextColumn();
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + screen::css_width() * screen::dpr() * 0.6f);
+      ImGui::TextUnformatted(what);
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+  }
+  hint("Space, . and r act on the demo's play, step and restart buttons when it has them.");
+  ImGui::EndPopup();
 }
 
 // On a narrow screen the tab bar would squeeze six titles into slivers: the demos become
@@ -169,6 +206,8 @@ nlohmann::json App::state() const {
   nlohmann::json s = d.panel ? d.panel->state() : nlohmann::json{{"demo", d.id}};
   s["frame"] = frames_;
   s["embed"] = embed_;
+  s["keys_sheet"] = keys_sheet_open_;
+  s["reduced_motion"] = screen::reduced_motion();
   s["theme"] = plot::palette().dark ? "dark" : "light";
   const auto hex = [](ImU32 c) {
     char out[8];
@@ -204,6 +243,13 @@ nlohmann::json App::state() const {
       {"frames_measured", costs.size()},
       {"advance_ms_total", advance_ms_total_}};
   return s;
+}
+
+nlohmann::json App::describe() const {
+  const Demo& d = demos_[active_];
+  if (!d.panel) return {{"title", d.title}, {"summary", ""}, {"events", ""}};
+  const nlohmann::json s = d.panel->state();
+  return {{"title", d.title}, {"summary", summarize_demo(s)}, {"events", summary_events(s)}};
 }
 
 }  // namespace vigil::web

@@ -30,6 +30,10 @@ class App {
   // in ms of performance.now(): tests and the README's figures read them from state().perf.
   void record_frame_cost(double cost_ms, double ended_at_ms);
   nlohmann::json state() const;
+  // What the page tells assistive technology: the demo's title (the canvas' label), a few
+  // sentences on what it shows now, and the words that change when something happens (see
+  // demo_summary.hpp).
+  nlohmann::json describe() const;
 
  private:
   struct Demo {
@@ -44,11 +48,13 @@ class App {
   void deliver_trace(const TraceFile& trace);
   void draw_header();
   void draw_demo_buttons();
+  void draw_keys_sheet();
 
   UrlParams params_;
   std::vector<Demo> demos_;
   std::size_t active_ = 0;
   bool embed_ = false;
+  bool keys_sheet_open_ = false;
   bool select_tab_ = true;  // the tab bar must select active_ (first frame, or set elsewhere)
   ShareTexts share_;        // what the share / embed popup shows, made when it opens
   std::uint64_t frames_ = 0;

@@ -7,6 +7,7 @@ float g_css_width = 1280, g_dpr = 1;
 bool g_touch = false;
 bool g_embedded = false;
 bool g_in_view = true;  // a page that says nothing shows the demo
+bool g_reduced_motion = false;
 }  // namespace
 
 void set(float css_width, float dpr) {
@@ -43,6 +44,17 @@ void set_in_view(bool in_view) {
 }
 bool in_view() {
   return g_in_view;
+}
+
+void set_reduced_motion(bool reduce) {
+  g_reduced_motion = reduce;
+}
+bool reduced_motion() {
+  return g_reduced_motion;
+}
+
+bool may_autostart() {
+  return g_in_view && !g_reduced_motion;
 }
 
 }  // namespace vigil::web::screen

@@ -27,4 +27,13 @@ bool touch();
 void set_in_view(bool in_view);
 bool in_view();
 
+// Whether the reader asked for reduced motion (prefers-reduced-motion: reduce, or motion=reduce
+// in the URL): scenes and autoplaying demos then wait for play, and datagrams jump to where they
+// land instead of gliding.
+void set_reduced_motion(bool reduce);
+bool reduced_motion();
+
+// Whether a scene or an autoplaying demo may start by itself now: in view, and no reduced motion.
+bool may_autostart();
+
 }  // namespace vigil::web::screen

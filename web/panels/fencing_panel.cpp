@@ -158,7 +158,7 @@ FencingPanel::FencingPanel(const UrlParams& p) {
   fencing_ = on_off(p, "fencing", fencing_);
   participate_ = on_off(p, "participate", participate_);
   speed_ = url_param(p, kSpeed);
-  playing_ = p.flag("autoplay");
+  playing_ = p.flag("autoplay") && !screen::reduced_motion();
   compact_ = p.flag("embed");
   rerun();
   // &t=ms opens the run at that moment, for pages that embed a still.
@@ -319,17 +319,18 @@ void FencingPanel::draw_controls() {
   }
 
   section("Play");
-  if (button(playing_ ? "pause" : "play")) {
+  if (key_button(playing_ ? "pause" : "play", Shortcut::kPlayPause, nullptr,
+                 /*first_in_row=*/true)) {
     if (done()) seek(0);
     playing_ = !playing_;
   }
   ImGui::BeginDisabled(done());
-  if (row_button("step")) {
+  if (key_button("step", Shortcut::kStep)) {
     playing_ = false;
     step();
   }
   ImGui::EndDisabled();
-  if (row_button("restart")) {
+  if (key_button("restart", Shortcut::kReplay)) {
     seek(0);
     playing_ = true;
   }

@@ -104,7 +104,7 @@ GossipPanel::GossipPanel(const UrlParams& params) : rate_(url_param(params, kRat
   loss_ = url_param(params, spread::loss, loss_);
   dead_ = url_param(params, spread::dead, dead_);  // restart() keeps it below nodes_
   seed_ = static_cast<std::uint32_t>(url_param(params, spread::seed, static_cast<double>(seed_)));
-  playing_ = params.flag("autoplay");
+  playing_ = params.flag("autoplay") && !screen::reduced_motion();
   log_tail_ = params.flag("log");
   if (params.text("view").value_or("spread") == "membership") view_ = View::membership;
   // One n for both views, capped to the membership view's slider.
@@ -380,13 +380,13 @@ void GossipPanel::draw_spread_controls(float label_width) {
   section("Run");
   const bool done = run_->done();
   ImGui::BeginDisabled(done);
-  if (button("step")) step_rounds(1);
-  if (row_button(playing_ ? "pause" : "play")) {
+  if (key_button("step", Shortcut::kStep, "one round", /*first_in_row=*/true)) step_rounds(1);
+  if (key_button(playing_ ? "pause" : "play", Shortcut::kPlayPause)) {
     playing_ = !playing_;
     carry_ = playing_ ? 1.0 : 0.0;  // the first round at once, not a period later
   }
   ImGui::EndDisabled();
-  if (row_button("restart")) restart();
+  if (key_button("restart", Shortcut::kReplay)) restart();
   if (row_button("new seed")) {
     ++seed_;
     invalidate_membership();

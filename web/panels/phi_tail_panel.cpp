@@ -88,6 +88,7 @@ PhiTailPanel::PhiTailPanel(const UrlParams& params) {
     for (int i = 0; i < static_cast<int>(std::size(kTraceSpeeds)); ++i)
       if (*speed == kTraceSpeedNames[i] || *speed == std::to_string(kTraceSpeeds[i]))
         trace_speed_ = i;
+  live_playing_ = !screen::reduced_motion();
   restart_live();
   if (params.text("scene").value_or("") == kPauseCrashScene) start_scene();
 }
@@ -152,9 +153,9 @@ void PhiTailPanel::note_silence_end(Millis arrived) {
 
 bool PhiTailPanel::animating() const {
   if (trace_) return trace_playing_;
-  if (!scene_.active()) return true;  // the live stream never stops
+  if (!scene_.active()) return live_playing_;
   // Waiting for the reader: the page wakes the app when the demo comes into view.
-  if (!scene_.started()) return screen::in_view();
+  if (!scene_.started()) return screen::may_autostart();
   return scene_playing_;
 }
 
@@ -327,15 +328,15 @@ void PhiTailPanel::follow_live() {
 void PhiTailPanel::advance(double real_ms) {
   if (scene_.active()) {
     if (!scene_.started()) {
-      if (!screen::in_view()) return;  // the story holds at time zero until it is seen
-      scene_.start();
-      carry_ms_ = 0;
-      run_to(now_);  // the first beat at once
+      // The story holds at time zero until it is seen (or played, under reduced motion).
+      if (!screen::may_autostart()) return;
+      begin_scene();
       return;
     }
     if (!scene_playing_) return;
   }
   if (trace_ && !trace_playing_) return;
+  if (!scene_.active() && !trace_ && !live_playing_) return;
   carry_ms_ += std::clamp(real_ms, 0.0, kMaxStepMs) * (trace_ ? kTraceSpeeds[trace_speed_] : 1);
   const double whole = std::floor(carry_ms_);
   carry_ms_ -= whole;
@@ -353,6 +354,12 @@ void PhiTailPanel::run_to(Millis t) {
     scene_.run_due(now_);
   }
   if (t > now_ || history_.empty()) simulate_to(t);
+}
+
+void PhiTailPanel::begin_scene() {
+  scene_.start();
+  carry_ms_ = 0;
+  run_to(now_);
 }
 
 void PhiTailPanel::step_scene() {
@@ -459,14 +466,18 @@ void PhiTailPanel::draw_scene() {
     // A reader stepping through a paused story starts over paused; a told story plays again.
     const bool play = scene_playing_ || scene_.finished() || !scene_.started();
     start_scene();
-    if (screen::in_view()) advance(0);  // the reader pressed it: begin at once
+    if (screen::in_view()) begin_scene();  // the reader pressed it: begin at once
     scene_playing_ = play;
   }
   if (in.step) step_scene();
   if (in.toggle_play) {
-    if (!scene_.started()) scene_.start();
-    scene_playing_ = !scene_playing_;
-    carry_ms_ = 0;
+    if (!scene_.started()) {
+      begin_scene();
+      scene_playing_ = true;
+    } else {
+      scene_playing_ = !scene_playing_;
+      carry_ms_ = 0;
+    }
   }
 }
 
@@ -545,9 +556,16 @@ void PhiTailPanel::draw_controls() {
   if (link) apply_link();
   if (!link_error_.empty())
     ImGui::TextColored(plot::to_vec4(plot::palette().error), "%s", link_error_.c_str());
-  if (button("pause sender 600 ms")) stream_->pause(now_, Millis{600});
+  if (!scene_.active() &&
+      key_button(live_playing_ ? "pause" : "play", Shortcut::kPlayPause, "the simulation",
+                 /*first_in_row=*/true)) {
+    live_playing_ = !live_playing_;
+    carry_ms_ = 0;
+  }
+  if (scene_.active() ? button("pause sender 600 ms") : row_button("pause sender 600 ms"))
+    stream_->pause(now_, Millis{600});
   if (row_button("crash")) stream_->crash(now_);
-  if (row_button("restart")) scene_.active() ? start_scene() : restart_live();
+  if (key_button("restart", Shortcut::kReplay)) scene_.active() ? start_scene() : restart_live();
   ImGui::Text("received %llu heartbeats%s", static_cast<unsigned long long>(received_),
               sender_crashed() ? " (sender crashed)" : "");
   if (auto s = live_silence_ms()) ImGui::Text("silent for %.0f ms", *s);
@@ -596,7 +614,8 @@ void PhiTailPanel::draw_trace_controls() {
   if (ImGui::SliderFloat("position (s)", &at_s, 0.0f, end_s, "%.0f"))
     seek_trace(Millis{std::llround(static_cast<double>(at_s) * 1000.0)});
   ImGui::PopItemWidth();
-  if (button(trace_playing_ ? "pause" : "play")) {
+  if (key_button(trace_playing_ ? "pause" : "play", Shortcut::kPlayPause, nullptr,
+                 /*first_in_row=*/true)) {
     if (!trace_playing_ && now_ >= trace_end()) seek_trace(Millis{0});
     trace_playing_ = !trace_playing_;
     carry_ms_ = 0;
@@ -1007,6 +1026,7 @@ nlohmann::json PhiTailPanel::state() const {
       {"pause", pause_ms_},
       {"model", kModelNames[model_]},
       {"follow", follow_live_},
+      {"live_playing", live_playing_},
       {"trace", trace_ ? trace_json() : nlohmann::json()},
       {"trace_error", trace_error_},
       {"live",

@@ -78,7 +78,8 @@ class PhiTailPanel : public Panel {
 
   // scene=pause-crash: the story, its clock held until the reader sees the demo.
   void start_scene();
-  void step_scene();  // to the next heartbeat's arrival, or the next beat if none comes first
+  void begin_scene();  // the story starts now: its first beat at once
+  void step_scene();   // to the next heartbeat's arrival, or the next beat if none comes first
   PhiReadout scene_readout() const;
   void note_silence_end(Millis arrived);  // before the heartbeat arriving then is counted
   void draw_scene();
@@ -127,6 +128,8 @@ class PhiTailPanel : public Panel {
   std::optional<Millis> trace_cut_;
   int trace_speed_ = 1;  // index into kTraceSpeeds
   bool trace_playing_ = true;
+  // The live stream runs by itself, unless the reader asked for reduced motion.
+  bool live_playing_ = true;
   double budget_ = 0, confidence_ = 0;  // tuning, from lab::tune_param
 
   Scene scene_;

@@ -322,7 +322,13 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
     ImVec2 p;
     int alpha = 255;
     const bool dropped = f.fate != Fate::delivered;
-    if (dropped && t > 0.5) {
+    // Reduced motion: a datagram shows in two places, leaving and arriving (or stopped where
+    // it was lost), instead of gliding.
+    const bool still = screen::reduced_motion();
+    if (still) t = t < 0.5 ? 0.25 : (dropped ? 0.5 : 0.75);
+    if (dropped && t >= 0.5 && still) {
+      p = path_point(a, b, 0.5f);
+    } else if (dropped && t > 0.5) {
       // It stops halfway, then falls and fades.
       const float fall = static_cast<float>((t - 0.5) * 2.0);
       p = path_point(a, b, 0.5f);
@@ -344,7 +350,7 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
                   plot::colors::with_alpha(pal.area_bg, alpha), 1.0f);
       bx += s * 2 + 1;
     }
-    if (dropped && t > 0.5) {
+    if (dropped && t >= 0.5) {
       const ImVec2 stop = path_point(a, b, 0.5f);
       draw_cross(dl, stop, packet_r * 1.1f, f.fate == Fate::blocked ? pal.red : pal.ink_dim,
                  std::max(1.5f, packet_r * 0.4f));

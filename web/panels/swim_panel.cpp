@@ -8,12 +8,14 @@
 #include <cstdio>
 
 #include <vigil/wire/packet_summary.hpp>
+#include "app/page_caption.hpp"
 #include "app/screen.hpp"
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
 #include "panels/param_url.hpp"
 #include "panels/widgets.hpp"
 #include "plot/plot.hpp"
+#include "scenes/scene_strip.hpp"
 
 namespace vigil::web {
 
@@ -425,14 +427,15 @@ void SwimPanel::step_period() {
 
 void SwimPanel::replay() {
   restart();
-  if (screen::in_view()) scene_.start();
+  if (screen::in_view()) scene_.start();  // the reader asked for it: reduced motion or not
   paused_ = false;
 }
 
 void SwimPanel::advance(double real_ms) {
   if (scene_.active() && !scene_.started()) {
-    // The story holds at its first beat until the reader can see it.
-    if (!screen::in_view()) return;
+    // The story holds at its first beat until the reader can see it (or plays it, under
+    // reduced motion).
+    if (!screen::may_autostart()) return;
     scene_.start();
   }
   if (paused_) {
@@ -540,8 +543,18 @@ ring::Model SwimPanel::ring_model() const {
 }
 
 void SwimPanel::draw_transport() {
-  if (button(paused_ ? "play" : "pause")) paused_ = !paused_;
-  if (row_button("one event")) {
+  // A story that waits for its reader (out of view, or reduced motion) shows play.
+  const bool waiting = scene_.active() && !scene_.started();
+  if (key_button(paused_ || waiting ? "play" : "pause", Shortcut::kPlayPause, nullptr,
+                 /*first_in_row=*/true)) {
+    if (waiting) {
+      scene_.start();
+      paused_ = false;
+    } else {
+      paused_ = !paused_;
+    }
+  }
+  if (key_button("one event", Shortcut::kStep, "pause and deliver the next datagram or timer")) {
     paused_ = true;
     if (scene_.active()) scene_.start();
     step_event();
@@ -551,7 +564,7 @@ void SwimPanel::draw_transport() {
     if (scene_.active()) scene_.start();
     step_period();
   }
-  if (scene_.active() && row_button("replay")) replay();
+  if (scene_.active() && key_button("replay", Shortcut::kReplay)) replay();
 }
 
 void SwimPanel::draw_ring_view(float height) {
@@ -559,15 +572,11 @@ void SwimPanel::draw_ring_view(float height) {
   const float width = ImGui::GetContentRegionAvail().x;
   const ImGuiStyle& style = ImGui::GetStyle();
   if (scene_.active()) {
-    // Room for three lines whatever the caption, so the ring does not jump between beats.
-    const float line = ImGui::GetTextLineHeight();
+    // Room for two lines whatever the caption, so the ring does not jump between beats. The
+    // page shows the caption as text there (app/page_caption.hpp).
     const float caption_h =
-        std::max(ImGui::CalcTextSize(scene_.caption().c_str(), nullptr, false, width).y, line * 2);
-    const float y0 = ImGui::GetCursorPosY();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(scene_.caption().c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), y0 + caption_h + style.ItemSpacing.y));
+        std::max(page_caption_height(scene_.caption(), width), 2 * page_caption_line_height());
+    place_page_caption(scene_.caption(), false, caption_h);
     if (scene_spec_->name == "lifeguard") {
       const auto f = static_cast<std::size_t>(scene_spec_->focus);
       hint("%s: local health score %d (timeouts x%d), suspicions it raised: %d",
@@ -576,7 +585,7 @@ void SwimPanel::draw_ring_view(float height) {
     }
   }
   draw_transport();
-  if (!scene_.started() && scene_.active()) hint("The story starts when the demo is in view.");
+  if (!scene_.started() && scene_.active()) hint("%s", waiting_line().c_str());
   const float details_h = clicked_ >= 0 ? ImGui::GetFontSize() * 10.0f : 0.0f;
   const float legend_h = ring::legend_height(width);
   const float used = ImGui::GetCursorPosY() - top;

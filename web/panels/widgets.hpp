@@ -1,11 +1,13 @@
 #pragma once
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cstdarg>
 
 #include "app/screen.hpp"
+#include "app/shortcuts.hpp"
 #include "plot/palette.hpp"
 
 namespace vigil::web {
@@ -72,6 +74,36 @@ inline bool row_checkbox(const char* label, bool* v) {
 inline bool row_radio(const char* label, int* v, int value) {
   same_line_if_fits(toggle_width(label));
   return ImGui::RadioButton(label, v, value);
+}
+
+inline const char* key_name(Shortcut s) {
+  switch (s) {
+    case Shortcut::kPlayPause:
+      return "Space";
+    case Shortcut::kStep:
+      return ".";
+    case Shortcut::kReplay:
+      return "r";
+    case Shortcut::kHelp:
+      return "?";
+  }
+  return "";
+}
+
+// A button that a key presses too (app/shortcuts.hpp); its tooltip says which, after `tip`.
+// A disabled button does not offer its key, which then keeps its meaning in the page.
+inline bool key_button(const char* label, Shortcut key, const char* tip = nullptr,
+                       bool first_in_row = false) {
+  const bool clicked = first_in_row ? button(label) : row_button(label);
+  if (ImGui::IsItemHovered()) {
+    if (tip)
+      ImGui::SetTooltip("%s (key: %s)", tip, key_name(key));
+    else
+      ImGui::SetTooltip("key: %s", key_name(key));
+  }
+  const bool enabled = (GImGui->CurrentItemFlags & ImGuiItemFlags_Disabled) == 0;
+  const bool typed = enabled && take_shortcut(key);
+  return clicked || typed;
 }
 
 }  // namespace vigil::web

@@ -5,37 +5,45 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/page_caption.hpp"
+#include "app/screen.hpp"
 #include "panels/widgets.hpp"
 #include "plot/palette.hpp"
 
 namespace vigil::web {
 
+std::string waiting_line() {
+  return screen::reduced_motion() ? "The story waits for you: press play (Space)."
+                                  : "The story starts when the demo is on screen.";
+}
+
 SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_unit,
                             CaptionRoom& room) {
   SceneInput input;
   ImGui::PushID("scene-strip");
-  // The caption is what the story says now: in the ink colour and a little larger than the
-  // labels around it, so that it reads as the line to follow.
+  // The caption is what the story says now. The page shows it as text over the room left here
+  // (app/page_caption.hpp), in the ink colour and a little larger than the labels around it.
   const float width = ImGui::GetContentRegionAvail().x;
   if (width != room.width) room = {width, 0.0f};  // rewrapped: measure afresh
-  ImGui::SetWindowFontScale(1.1f);
-  const char* text =
-      scene.started() ? scene.caption().c_str() : "The story starts when the demo is on screen.";
-  // A shorter caption than the tallest so far sits on the buttons, its spare room above it.
-  const float height = ImGui::CalcTextSize(text, nullptr, false, width).y;
-  room.height = std::max(room.height, height);
-  const float spare = room.height - height - ImGui::GetStyle().ItemSpacing.y;
-  if (height < room.height && spare > 0) ImGui::Dummy(ImVec2(1.0f, spare));
-  if (!scene.started())
-    hint("%s", text);
-  else
-    ImGui::TextWrapped("%s", text);
-  ImGui::SetWindowFontScale(1.0f);
-  input.replay = button("replay");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("tell the story again from the start");
-  input.step = row_button("step");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("pause and advance %s", step_unit);
-  input.toggle_play = row_button(playing ? "pause" : "play");
+  const std::string text = scene.started() ? scene.caption() : waiting_line();
+  // The room is the tallest caption's so far: a shorter one leaves it partly empty, so that the
+  // buttons under it stay where the reader's finger is.
+  // A caption the page has not measured yet waits one frame in the room it has, unless the room
+  // holds only estimates too.
+  const float height = page_caption_height(text, width);
+  if (page_caption_measured(text, width)) {
+    room.height = room.measured ? std::max(room.height, height) : height;
+    room.measured = true;
+  } else if (!room.measured) {
+    room.height = std::max(room.height, height);
+  }
+  place_page_caption(text, !scene.started(), room.height);
+  input.replay = key_button("replay", Shortcut::kReplay, "tell the story again from the start",
+                            /*first_in_row=*/true);
+  char step_tip[96];
+  std::snprintf(step_tip, sizeof step_tip, "pause and advance %s", step_unit);
+  input.step = key_button("step", Shortcut::kStep, step_tip);
+  input.toggle_play = key_button(playing ? "pause" : "play", Shortcut::kPlayPause);
   char beat[48];
   std::snprintf(beat, sizeof beat, "beat %zu of %zu", scene.beat(), scene.beats());
   same_line_if_fits(ImGui::CalcTextSize(beat).x);

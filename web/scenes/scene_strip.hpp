@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "scenes/scene.hpp"
 
 namespace vigil::web {
@@ -9,7 +11,12 @@ namespace vigil::web {
 struct CaptionRoom {
   float width = 0;
   float height = 0;
+  bool measured = false;  // the height comes from the page's measure, not ImGui's estimate
 };
+
+// What a scene that has not started says in place of its caption: that it waits for the demo to
+// be on screen, or for the reader to press play when they asked for reduced motion.
+std::string waiting_line();
 
 // What the reader asked of a scene this frame.
 struct SceneInput {

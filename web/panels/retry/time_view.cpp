@@ -17,7 +17,7 @@ namespace vigil::web {
 using retry_ui::ms_since;
 
 TimeView::TimeView(const UrlParams& p, bool open, const ParamSpec& speed)
-    : playing_(p.flag("autoplay")),
+    : playing_(p.flag("autoplay") && !screen::reduced_motion()),
       speed_spec_(speed),
       speed_(open ? url_param(p, speed, speed.def) : speed.def) {}
 
@@ -76,14 +76,14 @@ void TimeView::play(double real_ms) {
 void TimeView::advance(double real_ms) {
   // A story holds at second 0 until the reader sees it.
   if (scene_shown() && !scene_.started()) {
-    if (!screen::in_view()) return;
+    if (!screen::may_autostart()) return;
     begin_scene();
   }
   play(real_ms);
 }
 
 bool TimeView::animating() const {
-  if (scene_shown() && !scene_.started()) return screen::in_view();  // the page wakes us
+  if (scene_shown() && !scene_.started()) return screen::may_autostart();  // the page wakes us
   return playing_ && !finished();
 }
 
@@ -118,13 +118,14 @@ void TimeView::draw_header() {
 void TimeView::draw_play_controls() {
   const bool done = finished();
   ImGui::BeginDisabled(done);
-  if (button(playing_ ? "pause" : "play")) {
+  if (key_button(playing_ ? "pause" : "play", Shortcut::kPlayPause, nullptr,
+                 /*first_in_row=*/true)) {
     playing_ = !playing_;
     carry_ = playing_ ? 1.0 : 0.0;  // the first second at once
   }
-  if (row_button("step 1 s")) step();
+  if (key_button("step 1 s", Shortcut::kStep)) step();
   ImGui::EndDisabled();
-  if (row_button("restart")) {
+  if (key_button("restart", Shortcut::kReplay)) {
     if (scene_shown())
       start_scene();
     else
