@@ -3,7 +3,7 @@
 // is labelled and its text (the scene's caption, a live summary) changes with what it shows;
 // reduced motion holds scenes and autoplay until the reader presses play.
 import http from 'node:http';
-import { artifact, check, launchBrowser, openPage, parseArgs, startServer } from './harness.mjs';
+import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, startServer } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const server = await startServer(args.vigil, args.web);
@@ -94,6 +94,24 @@ try {
   }, { once: true }));
   await page.keyboard.press('x');
   check(await page.evaluate(() => window.keptX === true), 'a key the demo does not use is left to the page');
+
+  // The arrow keys move a focus frame between the controls and Enter presses the one in focus:
+  // in the embedded phi story, down into the controls and back up lands on "replay".
+  await page.goto(`${server.url}index.html?demo=phi&embed=1&scene=pause-crash`);
+  await ready(page);
+  await until(page, () => window.vigil.state().step >= 1);
+  await page.focus('#canvas');
+  check(!(await state(page)).keyboard_focus, 'no control shows the keyboard\'s frame before a key');
+  await page.keyboard.press('ArrowDown');
+  await until(page, () => window.vigil.state().keyboard_focus);
+  check(true, 'an arrow key puts the frame on a control');
+  await drawFrames(page, 2);  // a reader's next key comes frames later
+  await page.keyboard.press('ArrowUp');
+  await drawFrames(page, 2);
+  await page.screenshot({ path: artifact(args, 'keyboard_nav_frame.png') });
+  await page.keyboard.press('Enter');
+  await until(page, () => window.vigil.state().step === 0);
+  check(true, 'Enter presses it: the story starts again');
 
   // ------------------------------------------------ a member dies: the summary says so
   await page.goto(`${server.url}index.html?demo=swim&view=ring&scene=crash`);

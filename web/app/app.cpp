@@ -2,6 +2,7 @@
 
 #include <emscripten.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -207,6 +208,8 @@ nlohmann::json App::state() const {
   s["frame"] = frames_;
   s["embed"] = embed_;
   s["keys_sheet"] = keys_sheet_open_;
+  // Whether a control shows the keyboard's focus frame (Dear ImGui's navigation highlight).
+  s["keyboard_focus"] = GImGui->NavId != 0 && !GImGui->NavDisableHighlight;
   s["reduced_motion"] = screen::reduced_motion();
   s["theme"] = plot::palette().dark ? "dark" : "light";
   const auto hex = [](ImU32 c) {
