@@ -17,6 +17,7 @@
   const canvas = document.getElementById('canvas');
   const status = document.getElementById('status');
   const bar = document.getElementById('progress');
+  const loader = document.getElementById('loader');
   const embedded = window.parent !== window;
   // Frames keep coming this long after an input, so that hover, press and release all land.
   const kSettleMs = 400;
@@ -409,6 +410,7 @@
   }
 
   function fail(what) {
+    loader.hidden = false;
     status.textContent = `vigil stopped: ${what}`;
     status.className = 'error';
     document.body.classList.remove('loading');
@@ -432,7 +434,9 @@
       touchStyle = matchMedia('(pointer: coarse)').matches;
       Module._vigil_set_touch(touchStyle ? 1 : 0);
       document.body.classList.remove('loading');
+      // An empty status would stay in the accessibility tree: the demo's own text takes over.
       status.textContent = '';
+      loader.hidden = true;
       wake();
       window.dispatchEvent(new Event('vigil:ready'));  // for assets/trace-input.js
     },

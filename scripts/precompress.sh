@@ -3,7 +3,7 @@
 # server sends to browsers that accept them: FILE.br (brotli -q 11) and FILE.gz (gzip -9 -n, so
 # that the same input gives the same bytes). Usage: scripts/precompress.sh DIR
 #
-# Only DIR itself is read, not its subfolders. A sibling is rewritten when missing or older than
+# DIR and its folders one level down are read (the heartbeat traces sit in traces/). A sibling is rewritten when missing or older than
 # its source; one whose source is gone is deleted. Each sibling takes its source's modification
 # time from before it was read: if the source changes later, even during compression, the sibling
 # is older and the server sends the source instead of stale bytes. A sibling no smaller than its
@@ -21,7 +21,7 @@ for tool in gzip brotli; do
   command -v "$tool" >/dev/null || { log "$tool is missing: run scripts/setup.sh (Debian package $tool)"; exit 1; }
 done
 
-extensions=(html css js mjs json wasm svg)
+extensions=(html css js mjs json wasm svg csv)
 made=0 current=0 removed=0
 stamp=$(mktemp "$dir/.precompress-stamp.XXXXXX")
 tmp=""
@@ -38,7 +38,7 @@ compress() {
   fi
   touch -r "$source" "$stamp"
   # Hidden, so that the server (which refuses dot files) never serves a half-written sibling.
-  tmp=$(mktemp "$dir/.precompress.XXXXXX")
+  tmp=$(mktemp "$(dirname "$source")/.precompress.XXXXXX")
   "$@" <"$source" >"$tmp"
   if (($(stat -c %s "$tmp") >= $(stat -c %s "$source"))); then
     rm -f "$tmp" "$target"
@@ -52,17 +52,21 @@ compress() {
 }
 
 shopt -s nullglob
-for ext in "${extensions[@]}"; do
-  for source in "$dir"/*."$ext"; do
-    [[ -f $source ]] || continue
-    compress "$source" gz gzip -9 -n -c
-    compress "$source" br brotli -q 11 -c
-  done
-  for sibling in "$dir"/*."$ext".gz "$dir"/*."$ext".br; do
-    if [[ ! -f ${sibling%.*} ]]; then
-      rm -f "$sibling"
-      removed=$((removed + 1))
-    fi
+for folder in "$dir" "$dir"/*/; do
+  folder=${folder%/}
+  [[ -L $folder ]] && continue  # a link may lead out of DIR: never write there
+  for ext in "${extensions[@]}"; do
+    for source in "$folder"/*."$ext"; do
+      [[ -f $source ]] || continue
+      compress "$source" gz gzip -9 -n -c
+      compress "$source" br brotli -q 11 -c
+    done
+    for sibling in "$folder"/*."$ext".gz "$folder"/*."$ext".br; do
+      if [[ ! -f ${sibling%.*} ]]; then
+        rm -f "$sibling"
+        removed=$((removed + 1))
+      fi
+    done
   done
 done
 log "$dir: $made written, $current up to date, $removed removed (source gone)"

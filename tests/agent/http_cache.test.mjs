@@ -53,6 +53,9 @@ fs.writeFileSync(path.join(web, 'vigil.wasm'), wasm);
 fs.writeFileSync(path.join(web, 'logo.png'), png);
 fs.mkdirSync(path.join(web, 'docs'));
 fs.writeFileSync(path.join(web, 'docs', 'index.html'), sources['index.html']);
+fs.mkdirSync(path.join(web, 'docs', 'deep'));
+fs.writeFileSync(path.join(web, 'docs', 'deep', 'page.html'), sources['index.html']);
+fs.writeFileSync(path.join(web, 'docs', 'trace.csv'), lines(400, (i) => `${i * 100},node-${i % 7}`));
 const content = (name) => fs.readFileSync(path.join(web, name));
 
 // Outside the web directory, reachable only through traversal or a symbolic link.
@@ -74,8 +77,12 @@ runPrecompress();
 const compressed = ['index.html', 'app.js', 'explainer.mjs', 'data.json', 'style.css', 'pic.svg', 'vigil.wasm', 'stale.html'];
 check(compressed.every((n) => fs.existsSync(path.join(web, `${n}.gz`)) && fs.existsSync(path.join(web, `${n}.br`))),
       'precompress.sh writes a .gz and a .br next to every text and WebAssembly file');
-check(!fs.existsSync(path.join(web, 'logo.png.gz')) && !fs.existsSync(path.join(web, 'docs', 'index.html.gz')),
-      'precompress.sh leaves other types and subfolders alone');
+check(['docs/index.html', 'docs/trace.csv'].every((n) => fs.existsSync(path.join(web, `${n}.gz`)) &&
+                                                          fs.existsSync(path.join(web, `${n}.br`))),
+      'it compresses the folders one level down too (the heartbeat traces), CSV included');
+check(!fs.existsSync(path.join(web, 'logo.png.gz')) && !fs.existsSync(path.join(web, 'docs', 'deep', 'page.html.gz')) &&
+      !fs.existsSync(path.join(root, 'secret.html.gz')),
+      'precompress.sh leaves other types, deeper folders and linked folders alone');
 check(compressed.every((n) => zlib.gunzipSync(content(`${n}.gz`)).equals(content(n)) &&
                               zlib.brotliDecompressSync(content(`${n}.br`)).equals(content(n))),
       'every variant decompresses to its source, byte for byte');
@@ -91,7 +98,7 @@ check(fs.statSync(path.join(web, 'index.html.br')).mtimeMs === brMtime,
       'an up-to-date variant is not rewritten');
 check(!fs.existsSync(path.join(web, 'orphan.js.gz')) && fs.existsSync(path.join(web, 'archive.tar.gz')),
       'a variant whose source is gone is deleted; other archives are kept');
-check(/: 1 written, 15 up to date, 1 removed/.test(rerun), `the rerun rewrites only what was missing (${rerun.trim()})`);
+check(/: 1 written, 19 up to date, 1 removed/.test(rerun), `the rerun rewrites only what was missing (${rerun.trim()})`);
 
 // The source changes after its variants were written: both are stale from now on.
 const staleV2 = lines(300, (i) => `<p>second version, line ${i}</p>`);
