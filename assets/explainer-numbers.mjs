@@ -4,13 +4,20 @@
 // A path into the data file's experiments, segments separated by '/': an object key, an array
 // index, or [field=value,...] picking the first array element whose fields match, e.g.
 //   detectors/[scenario=jitter,detector=timeout-300ms]/false_alarms_per_min
+// A last segment a÷b divides two fields of the object reached (bytes a second ÷ messages a
+// second: bytes a message), so that a ratio the prose states comes from the data too.
 export function resolve(experiments, path) {
   const [key, ...rest] = path.split('/');
   if (!experiments[key]) throw new Error(`no experiment '${key}' (in ${path})`);
   let v = experiments[key].result;
   for (const seg of rest) {
     const filter = seg.match(/^\[(.*)\]$/);
-    if (filter) {
+    const ratio = seg.split('÷');
+    if (ratio.length === 2 && v && typeof v === 'object') {
+      const [a, b] = ratio.map((f) => v[f]);
+      if (typeof a !== 'number' || typeof b !== 'number' || b === 0) throw new Error(`${path}: no ratio ${seg}`);
+      v = a / b;
+    } else if (filter) {
       if (!Array.isArray(v)) throw new Error(`${path}: '${seg}' needs an array`);
       const conds = filter[1].split(',').map((c) => c.split('='));
       v = v.find((row) => conds.every(([f, want]) => String(row[f]) === want));
@@ -28,8 +35,9 @@ const grouped = (v, digits) =>
   v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 // Formats by name: int, f1, f2, f3 (fixed decimals, thousands grouped), pct1/pct2/pct3 (a value
-// already in percent), frac_pct1 (a fraction shown in percent), yesno, rejected (a boolean
-// "was it rejected": rejected / accepted), text.
+// already in percent), frac_pct1 (a fraction shown in percent), odds (a phi shown as the N of
+// "one in N": 10^phi, rounded), yesno, rejected (a boolean "was it rejected": rejected /
+// accepted), text.
 export function format(value, fmt = 'int') {
   if (fmt === 'text') return String(value);
   if (fmt === 'yesno' || fmt === 'rejected') {
@@ -40,6 +48,7 @@ export function format(value, fmt = 'int') {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
   const fixed = fmt.match(/^f(\d)$/);
   if (fmt === 'int') return grouped(Math.round(value), 0);
+  if (fmt === 'odds') return grouped(Math.round(10 ** value), 0);
   if (fixed) return grouped(value, Number(fixed[1]));
   const pct = fmt.match(/^pct(\d)$/);
   if (pct) return `${grouped(value, Number(pct[1]))} %`;

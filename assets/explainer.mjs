@@ -57,6 +57,14 @@ function buildTable(table, experiments) {
   });
 }
 
+// Each cell names its column (data-label), which a phone shows beside the value when the table is
+// stacked into cards (explainer.css).
+function labelCells(table) {
+  const headings = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+  for (const row of table.querySelectorAll('tbody tr'))
+    [...row.cells].forEach((cell, i) => { if (headings[i]) cell.dataset.label = headings[i]; });
+}
+
 function listCommands(experiments) {
   const list = document.getElementById('commands');
   for (const [key, { command }] of Object.entries(experiments)) {
@@ -97,6 +105,7 @@ async function main() {
   }
   const experiments = data.experiments;
   document.querySelectorAll('table[data-table]').forEach((t) => buildTable(t, experiments));
+  document.querySelectorAll('table.data').forEach(labelCells);
   document.querySelectorAll('[data-n]').forEach((el) => fillNumber(el, experiments));
   listCommands(experiments);
   if (report.errors.length === 0) status.remove();

@@ -587,8 +587,11 @@ void PhiTailPanel::draw_trace_controls() {
   section("Your trace");
   const auto& t = *trace_;
   ImGui::TextWrapped("%s", t.name().c_str());
-  ImGui::TextWrapped("%zu heartbeats over %.2f h, median gap %.0f ms", t.arrivals().size(),
-                     static_cast<double>(t.duration().count()) / 3.6e6, t.interval_ms());
+  // The lab and the explainer quote the scored hours: the first heartbeats only train the
+  // detectors, so both figures are shown.
+  ImGui::TextWrapped("%zu heartbeats over %.2f h (%.2f h scored), median gap %.0f ms",
+                     t.arrivals().size(), static_cast<double>(t.duration().count()) / 3.6e6,
+                     trace_->tune(budget_, confidence_).scored_hours, t.interval_ms());
   const auto& sender = t.sender();
   if (sender.duplicates || sender.out_of_order)
     hint("%zu duplicates dropped, %zu out of order sorted", sender.duplicates, sender.out_of_order);
@@ -683,7 +686,7 @@ void PhiTailPanel::draw_trace_table() {
     hint("tuning covers the normal, logistic and exponential tails");
   } else if (!f->best) {
     ImGui::TextWrapped(
-        "No threshold is proven within %.1f mistakes/h: the trace is %.2f h long and needs %.2f h "
+        "No threshold is proven within %.1f mistakes/h: the trace scores %.2f h and needs %.2f h "
         "at this confidence.",
         budget_, tuned.scored_hours, lab::hours_needed(budget_, confidence_));
   } else {
