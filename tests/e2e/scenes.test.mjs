@@ -139,7 +139,7 @@ try {
     await page.goto(`${server.url}?demo=retry&view=fleet&scene=outage-storm&speed=2`);
     await waitForFrames(page, 2);
     let s = await whenStarted(page);
-    check(s.scene === 'outage-storm' && s.beats === 5 && s.step <= 1, `the fleet view tells outage-storm from its start (${s.scene}, ${s.beats} beats, at ${s.step})`);
+    check(s.scene === 'outage-storm' && s.beats === 7 && s.step <= 1, `the fleet view tells outage-storm from its start (${s.scene}, ${s.beats} beats, at ${s.step})`);
     await press(page, page, 'pause', (t) => !t.fleet.playing);
     await press(page, page, 'replay');
     s = await state(page);
@@ -162,11 +162,14 @@ try {
       second = s.scene_second;
     }
     check(beatAt.join(',') === '1,3,6', `stepped, the beats fall at seconds ${beatAt.join(',')}`);
-    // Played on, the last beat comes at 20 s.
+    // Played on, the caption follows the clock: a new reading at 10 s and 15 s, the last at 20 s.
     await press(page, page, 'play', (t) => t.fleet.playing || t.step === 4);
     s = await until(page, () => window.vigil.state().step === 4);
-    check(s.scene_second >= 20 && /^20 s: /.test(s.caption) && !captions.includes(s.caption),
+    check(s.scene_second >= 10 && s.scene_second < 15 && /^10 s: /.test(s.caption),
           `played on: beat 4 at ${s.scene_second} s: "${s.caption}"`);
+    s = await until(page, () => window.vigil.state().step === 6);
+    check(s.scene_second >= 20 && /^20 s: /.test(s.caption) && !captions.includes(s.caption),
+          `the last beat at ${s.scene_second} s: "${s.caption}"`);
     const none = s.fleet.strategies.none;
     check(none.offered[0] > 10 * s.fleet.capacity,
           `the storm: ${none.offered[0]} calls in second 1 against a capacity of ${s.fleet.capacity} req/s`);

@@ -26,8 +26,12 @@ try {
   const s = await state();
   const agent = s.probe_table.agent;
   const peers = Object.keys(s.agents.find((a) => a.name === agent).members);
-  const buttons = s.layout.items.filter((i) => i.label === 'export trace');
-  check(buttons.length === 2, `the probe table of ${agent} has an "export trace" button per peer (${buttons.length})`);
+  const buttons = s.layout.items.filter((i) => /^export \d+ acks$/.test(i.label));
+  check(buttons.length === 2, `the probe table of ${agent} has an "export N acks" button per peer (${buttons.map((b) => b.label).join(', ')})`);
+  const probes = s.agents.find((a) => a.name === agent).probes;
+  const acks = Object.values(probes).map((p) => p.probes - p.failed).sort();
+  check(JSON.stringify(buttons.map((b) => Number(b.label.split(' ')[1])).sort()) === JSON.stringify(acks),
+        `each button says how many acks its trace holds (${acks.join(', ')})`);
   check(buttons.every((b) => b.w >= 80 && b.h > 0), `the buttons are finger-sized (${buttons.map((b) => `${b.w}x${b.h}`).join(', ')} px)`);
 
   const button = buttons[0];
@@ -49,6 +53,16 @@ try {
   const rows = lines.slice(2).map((l) => l.split(','));
   check(rows.length >= 1 && rows.every(([t, who]) => /^\d+\.\d{3}$/.test(t) && who === peer),
         `${rows.length} rows of ${peer}'s acks`);
+  check(rows.length >= Number(button.label.split(' ')[1]), 'the file holds at least the acks its button named');
+
+  // On a phone the buttons leave the table and name their peer in full.
+  await page.setViewportSize({ width: 412, height: 860 });
+  await page.waitForFunction(() => window.vigil.state().layout.narrow, null, { timeout: 10000, polling: 100 });
+  await drawFrames(page, 3);
+  const phone = (await state()).layout.items.filter((i) => i.label.startsWith('trace of '));
+  check(phone.length === 2 && peers.every((p) => phone.some((b) => b.label.startsWith(`trace of ${p}: `))) &&
+        phone.every((b) => !b.clipped && b.x + b.w <= 412.5),
+        `at 412 px each peer has a whole "trace of NAME: N acks" button (${phone.map((b) => b.label).join(', ')})`);
   check(errors.length === 0, `no console errors (${errors.join(' | ')})`);
 } finally {
   await browser.close();

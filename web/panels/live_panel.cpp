@@ -11,6 +11,8 @@
 #include <set>
 #include <string_view>
 
+#include <vigil/lab/trace_replay.hpp>
+
 #include "panels/panel_layout.hpp"
 #include "panels/widgets.hpp"
 
@@ -527,6 +529,20 @@ void download_trace(const AgentLink& l, const std::string& peer) {
   // clang-format on
 }
 
+// The fewest acks a trace must hold for the phi demo to replay it (lab::replay_trace).
+const std::size_t kTraceMinAcks = lab::TraceReplayOptions{}.warmup_heartbeats + 2;
+
+// "export 18 acks", or "trace of node-2: 18 acks" where the button stands outside the table.
+std::string export_label(const AgentLink::Member& m, const char* peer) {
+  const unsigned long long acks = m.probes > m.failed ? m.probes - m.failed : 0;
+  char label[160];
+  if (peer)
+    std::snprintf(label, sizeof label, "trace of %s: %llu acks", peer, acks);
+  else
+    std::snprintf(label, sizeof label, "export %llu acks", acks);
+  return label;
+}
+
 // The height of a table of one row per member of `l` and a header row, all of them.
 float table_height(const AgentLink& l) {
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
@@ -593,19 +609,24 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   const float avail = ImGui::GetContentRegionAvail().y;
   probe_table_agent_ = l.name();
   probe_table_rows_ = 0;
-  if (!ImGui::BeginTable("probes", 5, flags,
+  // On a phone the export buttons leave the table for a row of their own, each naming its peer:
+  // a fifth column would squeeze the names to a letter or two.
+  const bool buttons_inside = !screen::narrow();
+  if (!ImGui::BeginTable("probes", buttons_inside ? 5 : 4, flags,
                          ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f)))))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* h : {"peer", "probes", "direct failed", "indirect ok"})
     ImGui::TableSetupColumn(h);
   // Fixed: a stretched column would clip its button on a narrow screen.
-  ImGui::TableSetupColumn("trace", ImGuiTableColumnFlags_WidthFixed, button_width("export trace"));
+  if (buttons_inside)
+    ImGui::TableSetupColumn("trace", ImGuiTableColumnFlags_WidthFixed,
+                            button_width("export 00000 acks"));
   ImGui::TableHeadersRow();
   for (const auto& [name, m] : l.members()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(name.c_str());
+    ImGui::TextWrapped("%s", name.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
     ImGui::TableNextColumn();
@@ -614,13 +635,29 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
         static_cast<unsigned long long>(m.direct_failed));
     ImGui::TableNextColumn();
     ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
-    ImGui::TableNextColumn();
-    ImGui::PushID(name.c_str());
-    if (button("export trace")) download_trace(l, name);
-    ImGui::PopID();
+    if (buttons_inside) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(name.c_str());
+      if (button(export_label(m, nullptr).c_str())) download_trace(l, name);
+      ImGui::PopID();
+    }
     ++probe_table_rows_;
   }
   ImGui::EndTable();
+  if (!buttons_inside) {
+    bool first = true;
+    for (const auto& [name, m] : l.members()) {
+      ImGui::PushID(name.c_str());
+      const std::string label = export_label(m, name.c_str());
+      if (first ? button(label.c_str()) : row_button(label.c_str())) download_trace(l, name);
+      ImGui::PopID();
+      first = false;
+    }
+  }
+  hint(
+      "A trace holds one ack per answered probe. The phi demo replays and tunes a trace of %zu "
+      "acks or more: its first %zu train the detectors.",
+      kTraceMinAcks, kTraceMinAcks - 2);
 }
 
 void LivePanel::draw_packet_list() {
@@ -776,18 +813,19 @@ void LivePanel::draw_peer(float height) {
   std::string peer = peer_;
   if ((peer.empty() || peer == l.name()) && !l.members().empty()) peer = l.members().begin()->first;
 
-  // Beside the plot when wide; above it on a phone, where a third of the width is no table.
+  // Beside the plot when wide; above it on a phone, where a third of the width is no table. On a
+  // phone the tables take the room they need (the page grows and scrolls): in a box of their
+  // own, the probes and their export buttons would sit out of sight below its edge.
   const bool stacked = screen::narrow();
-  const float table_height = stacked ? height * 0.45f : height;
-  ImGui::BeginChild("live-peers",
-                    ImVec2(stacked ? 0.0f : ImGui::GetContentRegionAvail().x * 0.32f, table_height),
-                    false);
-  draw_peer_table(l);
-  ImGui::EndChild();
-  if (stacked)
-    height -= table_height + ImGui::GetStyle().ItemSpacing.y;
-  else
+  if (stacked) {
+    draw_peer_table(l);
+  } else {
+    ImGui::BeginChild("live-peers", ImVec2(ImGui::GetContentRegionAvail().x * 0.32f, height),
+                      false);
+    draw_peer_table(l);
+    ImGui::EndChild();
     ImGui::SameLine();
+  }
   auto it = l.members().find(peer);
   std::vector<double> idx, gaps;
   double top = 1000;

@@ -483,6 +483,13 @@ void PhiTailPanel::draw_scene() {
 
 void PhiTailPanel::draw() {
   if (scene_.active()) draw_scene();
+  // A trace dropped on the demo is refused here, above the plots, where the reader is looking:
+  // on a phone the controls are folded away.
+  if (!trace_error_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, plot::to_vec4(plot::palette().error));
+    ImGui::TextWrapped("%s", trace_error_.c_str());
+    ImGui::PopStyleColor();
+  }
   panel_layout(
       {"phi", 22.0f, 0.4f, 46.0f}, [&] { draw_controls(); },
       [&](float h) {

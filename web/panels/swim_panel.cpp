@@ -699,15 +699,22 @@ void SwimPanel::draw_controls() {
   ImGui::SliderInt("to", &other_, 0, nodes_ - 1, "node-%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopItemWidth();
   const auto to = static_cast<std::size_t>(other_);
-  const bool blocked = cluster_->network().is_blocked(sel, to);
-  char block_label[64];
-  std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d",
-                blocked ? "unblock" : "block", selected_, other_);
-  if (button(block_label) && sel != to) {
-    if (blocked)
-      cluster_->network().unblock(sel, to);
-    else
-      cluster_->network().block(sel, to);
+  if (sel == to) {
+    // A link from a member to itself is not a link: offer no such button.
+    ImGui::BeginDisabled();
+    button("pick another member to block");
+    ImGui::EndDisabled();
+  } else {
+    const bool blocked = cluster_->network().is_blocked(sel, to);
+    char block_label[64];
+    std::snprintf(block_label, sizeof block_label, "%s node-%d -> node-%d",
+                  blocked ? "unblock" : "block", selected_, other_);
+    if (button(block_label)) {
+      if (blocked)
+        cluster_->network().unblock(sel, to);
+      else
+        cluster_->network().block(sel, to);
+    }
   }
   if (button(partitioned_ ? "heal the partition" : "partition into two halves")) toggle_partition();
 

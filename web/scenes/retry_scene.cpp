@@ -62,23 +62,30 @@ Scene fleet_outage_scene(const FleetReadout& setup, const FleetSceneHooks& hooks
                          r.exponential.peak_rps / r.capacity_rps,
                          count(static_cast<double>(r.exponential.waiting)).c_str()));
                    }});
-  beats.push_back(
-      {second(6), "", [hooks] {
-         const FleetReadout r = hooks.read();
-         const std::string none =
-             r.none.waiting == 0
-                 ? printf_string(
-                       "no backoff has got everyone through by brute force: "
-                       "%s calls for %s clients",
-                       count(static_cast<double>(r.none.calls)).c_str(), count(r.clients).c_str())
-                 : printf_string("no backoff has made %s calls and %s clients still wait",
-                                 count(static_cast<double>(r.none.calls)).c_str(),
-                                 count(static_cast<double>(r.none.waiting)).c_str());
-         hooks.narrate(
-             printf_string("6 s: %s. Full jitter has made %s calls so far; %s clients wait.",
-                           none.c_str(), count(static_cast<double>(r.full_jitter.calls)).c_str(),
-                           count(static_cast<double>(r.full_jitter.waiting)).c_str()));
-       }});
+  // Every few seconds the same reading again, so that the caption never speaks of a moment long
+  // past while the clock runs on.
+  for (const int at : {6, 10, 15}) {
+    beats.push_back(
+        {second(at), "", [hooks, at] {
+           const FleetReadout r = hooks.read();
+           const std::string none =
+               r.none.waiting == 0
+                   ? printf_string(
+                         "no backoff has got everyone through by brute force: "
+                         "%s calls for %s clients",
+                         count(static_cast<double>(r.none.calls)).c_str(), count(r.clients).c_str())
+                   : printf_string("no backoff has made %s calls and %s clients still wait",
+                                   count(static_cast<double>(r.none.calls)).c_str(),
+                                   count(static_cast<double>(r.none.waiting)).c_str());
+           hooks.narrate(printf_string(
+               "%d s: %s. Full jitter has made %s calls so far; %s clients wait. Without jitter: "
+               "%s calls, %s clients wait.",
+               at, none.c_str(), count(static_cast<double>(r.full_jitter.calls)).c_str(),
+               count(static_cast<double>(r.full_jitter.waiting)).c_str(),
+               count(static_cast<double>(r.exponential.calls)).c_str(),
+               count(static_cast<double>(r.exponential.waiting)).c_str()));
+         }});
+  }
   beats.push_back(
       {second(20), "", [hooks] {
          const FleetReadout r = hooks.read();
@@ -133,13 +140,13 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
                          count(static_cast<double>(r.run.throughput)).c_str(),
                          count(static_cast<double>(r.run.goodput)).c_str()));
                    }});
-  beats.push_back({second(end + 3), "", [hooks] {
+  beats.push_back({second(end + 3), "", [hooks, end] {
                      const ServerReadout r = hooks.read();
                      hooks.narrate(printf_string(
-                         "The slowdown ended 3 s ago and the server is back at %s req/s, yet "
-                         "clients still send %s: retries of requests that timed out in the queue "
-                         "keep it full. It serves %s a second; goodput %s.",
-                         count(r.capacity_rps).c_str(),
+                         "Second %d: the slowdown ended at second %d and the server is back at %s "
+                         "req/s, yet clients still send %s: retries of requests that timed out in "
+                         "the queue keep it full. It serves %s a second; goodput %s.",
+                         r.run.second, end, count(r.capacity_rps).c_str(),
                          count(static_cast<double>(r.run.offered)).c_str(),
                          count(static_cast<double>(r.run.throughput)).c_str(),
                          count(static_cast<double>(r.run.goodput)).c_str()));
@@ -148,11 +155,11 @@ Scene server_outage_scene(const ServerReadout& setup, const ServerSceneHooks& ho
       {second(end + 11), "", [hooks] {
          const ServerReadout r = hooks.read();
          hooks.narrate(printf_string(
-             "11 s after the slowdown: still stuck. Goodput %s req/s against %s before; "
+             "Second %d, 11 s after the slowdown: still stuck. Goodput %s req/s against %s before; "
              "%.0f%% of the server's work so far answered nobody. Its cause is gone "
              "but the failure stays: it is metastable.",
-             count(static_cast<double>(r.run.goodput)).c_str(), count(r.arrival_rps).c_str(),
-             100.0 * r.run.wasted_share));
+             r.run.second, count(static_cast<double>(r.run.goodput)).c_str(),
+             count(r.arrival_rps).c_str(), 100.0 * r.run.wasted_share));
        }});
   beats.push_back(
       {second(kServerActTwoAt),
