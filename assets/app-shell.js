@@ -21,6 +21,9 @@
   const embedded = window.parent !== window;
   // Frames keep coming this long after an input, so that hover, press and release all land.
   const kSettleMs = 400;
+  // The app's first frames, which lay it out (App::animating): drawn together, see tick().
+  const kLayoutFrames = 3;
+  const kMaxFramesPerTask = 4;
   // At most one URL update (history entry rewrite and message to the host) this often.
   const kParamsEveryMs = 500;
 
@@ -77,11 +80,19 @@
       sleeping = true;
       return;
     }
-    const more = Module._vigil_frame(sleeping ? 1 : 0);
-    sleeping = false;
-    ++frames;
+    // The app lays itself out over its first few frames, and a canvas that grew to its content
+    // must be drawn again at its new size. Drawn in one task, such frames cost the browser one
+    // composite of the canvas instead of one each: on a phone without GPU compositing that is
+    // most of a frame's cost, and the page's first seconds are its busiest.
+    let more = false;
+    for (let i = 0; i < kMaxFramesPerTask; ++i) {
+      more = Module._vigil_frame(sleeping ? 1 : 0);
+      sleeping = false;
+      ++frames;
+      const resized = fitContent();
+      if (!resized && !(more && frames < kLayoutFrames)) break;
+    }
     syncParams();
-    fitContent();
     showText();
     if (more || performance.now() < settleUntil) schedule();
     else sleeping = true;
@@ -93,7 +104,13 @@
     requestAnimationFrame(tick);
   }
 
-  // Something changed that the app must show: draw for a little while.
+  // Something changed that the app must show, without input: one frame (and more while the demo
+  // animates). Frames at load are the page's heaviest work on a slow phone: no more than needed.
+  function redraw() {
+    schedule();
+  }
+
+  // Input arrived: draw for a little while, so that hover, press and release all land.
   function wake() {
     settleUntil = Math.max(settleUntil, performance.now() + kSettleMs);
     schedule();
@@ -102,7 +119,7 @@
   function setSeen(key, value) {
     if (seen[key] === value) return;
     seen[key] = value;
-    if (isVisible()) wake();
+    if (isVisible()) redraw();
     else flushParams();  // the host may unload a frame it no longer shows: tell it where we are
   }
 
@@ -123,7 +140,7 @@
     if (inView === value) return;
     inView = value;
     if (ready) Module._vigil_set_in_view(inView ? 1 : 0);
-    wake();
+    redraw();
   }
   if ('IntersectionObserver' in window)
     new IntersectionObserver((entries) => {
@@ -144,7 +161,7 @@
   function applyMotion() {
     if (!ready) return;
     Module._vigil_set_reduced_motion(motionReduced() ? 1 : 0);
-    wake();
+    redraw();
   }
   reduceMotion.addEventListener('change', applyMotion);
 
@@ -159,7 +176,7 @@
     document.documentElement.dataset.theme = isDark() ? 'dark' : 'light';  // the page around the canvas
     if (!ready) return;
     Module._vigil_set_theme(isDark() ? 1 : 0);
-    wake();
+    redraw();
   }
   darkScheme.addEventListener('change', applyTheme);
   applyTheme();
@@ -169,18 +186,18 @@
   // grows to it and the page scrolls. An embedding page is told the height either way, so that
   // it can size the frame (embed.js does).
   let reportedHeight = 0;
+  // True when the canvas changed height: the frame just drawn must be drawn again at the new size.
   function fitContent() {
     const height = Module._vigil_content_height();
-    if (!(height > 0)) return;
-    const wanted = Module._vigil_narrow() ? `${Math.max(window.innerHeight, height)}px` : '';
-    if (canvas.style.height !== wanted) {
-      canvas.style.height = wanted;
-      wake();
-    }
+    if (!(height > 0)) return false;
     if (embedded && height !== reportedHeight) {
       reportedHeight = height;
       post({ type: 'vigil:size', height });
     }
+    const wanted = Module._vigil_narrow() ? `${Math.max(window.innerHeight, height)}px` : '';
+    if (canvas.style.height === wanted) return false;
+    canvas.style.height = wanted;
+    return true;
   }
 
   // ------------------------------------------------------------------- text for every reader
@@ -217,7 +234,7 @@
     if (told.measuredFor !== measuredFor) {
       told.measuredFor = measuredFor;
       Module._vigil_caption_measured(height);
-      wake();
+      redraw();
     }
     // Only the part inside the app's window shows, as the canvas would have drawn it.
     const [left, top, right, bottom] = c.clip;
@@ -410,7 +427,7 @@
   }
 
   function fail(what) {
-    loader.hidden = false;
+    loader.removeAttribute('aria-hidden');
     status.textContent = `vigil stopped: ${what}`;
     status.className = 'error';
     document.body.classList.remove('loading');
@@ -435,9 +452,10 @@
       Module._vigil_set_touch(touchStyle ? 1 : 0);
       document.body.classList.remove('loading');
       // An empty status would stay in the accessibility tree: the demo's own text takes over.
+      // (The loader stays in the page, empty: its text was the page's largest paint.)
       status.textContent = '';
-      loader.hidden = true;
-      wake();
+      loader.setAttribute('aria-hidden', 'true');
+      redraw();
       window.dispatchEvent(new Event('vigil:ready'));  // for assets/trace-input.js
     },
     onAbort: fail,
@@ -455,7 +473,7 @@
       window.vigilDemo = demo;
     })
     .catch(() => { window.vigilDemo = null; })
-    .finally(wake);
+    .finally(redraw);
 
   // For tests and embedding pages: the active demo's numbers, and how the page is drawing.
   window.vigil = {

@@ -41,6 +41,11 @@ App::App(UrlParams params) : params_(std::move(params)) {
   demos_.push_back({"fencing", "Fencing", make<FencingPanel>, nullptr});
   embed_ = params_.flag("embed");
   screen::set_embedded(embed_);
+  // The front page: index.html with nothing asked of it but colours or motion.
+  UrlParams asked = params_;
+  asked.erase("theme");
+  asked.erase("motion");
+  screen::set_front_page(!embed_ && asked.query().empty());
   const std::string wanted = params_.text("demo").value_or("phi");
   for (std::size_t i = 0; i < demos_.size(); ++i)
     if (wanted == demos_[i].id) active_ = i;
@@ -99,7 +104,10 @@ void App::frame(double real_ms) {
         const ImGuiTabItemFlags tab_flags =
             (select_tab_ && i == active_) ? ImGuiTabItemFlags_SetSelected : 0;
         if (ImGui::BeginTabItem(demos_[i].title, nullptr, tab_flags)) {
-          if (!select_tab_) active_ = i;
+          if (!select_tab_ && active_ != i) {
+            active_ = i;
+            screen::set_front_page(false);  // the reader chose a demo: it may play
+          }
           if (i == active_) active().draw();
           ImGui::EndTabItem();
         }
@@ -187,7 +195,8 @@ void App::draw_demo_buttons() {
     if (shown) ImGui::PopStyleColor();
     if (pressed) {
       active_ = i;
-      select_tab_ = true;  // a wider screen's tab bar then opens on this demo
+      select_tab_ = true;             // a wider screen's tab bar then opens on this demo
+      screen::set_front_page(false);  // the reader chose a demo: it may play
     }
   }
   ImGui::Separator();

@@ -8,6 +8,7 @@ bool g_touch = false;
 bool g_embedded = false;
 bool g_in_view = true;  // a page that says nothing shows the demo
 bool g_reduced_motion = false;
+bool g_front_page = false;
 }  // namespace
 
 void set(float css_width, float dpr) {
@@ -53,8 +54,20 @@ bool reduced_motion() {
   return g_reduced_motion;
 }
 
+void set_front_page(bool front) {
+  g_front_page = front;
+}
+
+bool front_page() {
+  return g_front_page;
+}
+
+bool autoplay_allowed() {
+  return !g_reduced_motion && !g_front_page;
+}
+
 bool may_autostart() {
-  return g_in_view && !g_reduced_motion;
+  return g_in_view && autoplay_allowed();
 }
 
 }  // namespace vigil::web::screen

@@ -28,12 +28,21 @@ void set_in_view(bool in_view);
 bool in_view();
 
 // Whether the reader asked for reduced motion (prefers-reduced-motion: reduce, or motion=reduce
-// in the URL): scenes and autoplaying demos then wait for play, and datagrams jump to where they
-// land instead of gliding.
+// in the URL): scenes and autoplaying demos then wait for play (autoplay_allowed), and datagrams
+// jump to where they land instead of gliding.
 void set_reduced_motion(bool reduce);
 bool reduced_motion();
 
-// Whether a scene or an autoplaying demo may start by itself now: in view, and no reduced motion.
+// The app's own front page (index.html with no parameters but theme or motion, not embedded)
+// holds its demo until the reader presses play or picks a demo: a reader who has not asked for
+// anything yet pays nothing for it.
+void set_front_page(bool front);
+bool front_page();
+
+// Whether demos may play by themselves: not under reduced motion, not on the front page.
+bool autoplay_allowed();
+
+// Whether a scene or an autoplaying demo may start by itself now: in view, and autoplay allowed.
 bool may_autostart();
 
 }  // namespace vigil::web::screen

@@ -158,7 +158,7 @@ FencingPanel::FencingPanel(const UrlParams& p) {
   fencing_ = on_off(p, "fencing", fencing_);
   participate_ = on_off(p, "participate", participate_);
   speed_ = url_param(p, kSpeed);
-  playing_ = p.flag("autoplay") && !screen::reduced_motion();
+  playing_ = p.flag("autoplay") && screen::autoplay_allowed();
   compact_ = p.flag("embed");
   rerun();
   // &t=ms opens the run at that moment, for pages that embed a still.

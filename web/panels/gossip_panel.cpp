@@ -104,7 +104,7 @@ GossipPanel::GossipPanel(const UrlParams& params) : rate_(url_param(params, kRat
   loss_ = url_param(params, spread::loss, loss_);
   dead_ = url_param(params, spread::dead, dead_);  // restart() keeps it below nodes_
   seed_ = static_cast<std::uint32_t>(url_param(params, spread::seed, static_cast<double>(seed_)));
-  playing_ = params.flag("autoplay") && !screen::reduced_motion();
+  playing_ = params.flag("autoplay") && screen::autoplay_allowed();
   log_tail_ = params.flag("log");
   if (params.text("view").value_or("spread") == "membership") view_ = View::membership;
   // One n for both views, capped to the membership view's slider.

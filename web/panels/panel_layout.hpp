@@ -60,8 +60,11 @@ void panel_layout(const PanelShape& shape, Controls&& controls, Plots&& plots) {
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     plots(height);
     ImGui::EndChild();
-    if (ImGui::CollapsingHeader("Controls",
-                                screen::embedded() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+    // Folded at first in a page that embeds the demo and on the front page, where a reader
+    // sees the plots first (and a phone composites a shorter canvas).
+    if (ImGui::CollapsingHeader("Controls", screen::embedded() || screen::front_page()
+                                                ? 0
+                                                : ImGuiTreeNodeFlags_DefaultOpen))
       controls();
     ImGui::PopID();
     layout::set_content_height(ImGui::GetCursorPosY() + style.WindowPadding.y);

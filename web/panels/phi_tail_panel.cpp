@@ -88,7 +88,7 @@ PhiTailPanel::PhiTailPanel(const UrlParams& params) {
     for (int i = 0; i < static_cast<int>(std::size(kTraceSpeeds)); ++i)
       if (*speed == kTraceSpeedNames[i] || *speed == std::to_string(kTraceSpeeds[i]))
         trace_speed_ = i;
-  live_playing_ = !screen::reduced_motion();
+  live_playing_ = screen::autoplay_allowed();
   restart_live();
   if (params.text("scene").value_or("") == kPauseCrashScene) start_scene();
 }
@@ -483,6 +483,14 @@ void PhiTailPanel::draw_scene() {
 
 void PhiTailPanel::draw() {
   if (scene_.active()) draw_scene();
+  // A stream that has never played (the front page, or reduced motion) offers play above the
+  // plots, where a phone shows it without opening the controls.
+  if (!scene_.active() && !trace_ && !live_playing_ && received_ == 0 &&
+      key_button("play the heartbeat stream", Shortcut::kPlayPause, nullptr,
+                 /*first_in_row=*/true)) {
+    live_playing_ = true;
+    carry_ms_ = 0;
+  }
   // A trace dropped on the demo is refused here, above the plots, where the reader is looking:
   // on a phone the controls are folded away.
   if (!trace_error_.empty()) {

@@ -17,7 +17,7 @@ namespace vigil::web {
 using retry_ui::ms_since;
 
 TimeView::TimeView(const UrlParams& p, bool open, const ParamSpec& speed)
-    : playing_(p.flag("autoplay") && !screen::reduced_motion()),
+    : playing_(p.flag("autoplay") && screen::autoplay_allowed()),
       speed_spec_(speed),
       speed_(open ? url_param(p, speed, speed.def) : speed.def) {}
 
