@@ -489,7 +489,9 @@ void GossipPanel::draw_grid(float height) {
   options.legend = false;
   options.zoom = false;
   plot::Axis x{0, static_cast<double>(cols_), "column"};
-  plot::Axis y{0, static_cast<double>(rows_), "row (member = row x columns + column)"};
+  // The numbering goes under the key: in the axis title it is cut to "row (member = ro..." once
+  // the grid is phone-narrow.
+  plot::Axis y{0, static_cast<double>(rows_), "row"};
   x.index_ticks = y.index_ticks = true;
   // One block per kMinBlockPx pixels at most: finer cells would be merged by the plot by rank
   // alone, which leaves a block dark until every one of its members knows.
@@ -601,7 +603,7 @@ void GossipPanel::draw_key() {
   swatch(uninformed_color(), "not yet informed");
   swatch(dead_color(), "dead");
   ImGui::Spacing();
-  hint("%d x %d grid", rows_, cols_);
+  hint("%d x %d grid: member = row x %d + column", rows_, cols_, cols_);
   if (block_ > 1) {
     ImGui::TextWrapped(
         "Each square is a %dx%d block of members: once all know, the colour of the last one's "
@@ -639,7 +641,8 @@ void GossipPanel::draw_curve(float height) {
     return;
   }
   if (plot::begin("curve", ImVec2(-1, height), {0, x_max, "round"},
-                  {0, 1.05, "informed fraction of the live members"})) {
+                  // Headroom above 1: the vertical lines' labels sit there, not on the curve.
+                  {0, 1.25, "informed fraction of the live members"})) {
     plot::line("mean field", axis.first(theory.size()), theory,
                plot::colors::with_alpha(plot::palette().orange, 220));
     plot::line("this run", axis.first(measured_.size()), measured_, plot::palette().blue, 2.5f);
@@ -667,8 +670,11 @@ void GossipPanel::draw_false_suspicions(float height) {
     y_max = std::max(y_max, per_trial);
   }
   char title[96];
-  std::snprintf(title, sizeof title, "false-suspicion node-rounds per trial, %d rounds (log)",
-                watched_);
+  if (screen::narrow())  // a phone's plot holds about 35 characters of title
+    std::snprintf(title, sizeof title, "false suspicions per trial (log)");
+  else
+    std::snprintf(title, sizeof title, "false-suspicion node-rounds per trial, %d rounds (log)",
+                  watched_);
   plot::Options options;
   options.zoom = false;
   if (plot::begin("false", ImVec2(-1, height), {0.4, kTfails + 0.6, "T_fail (rounds)"},
@@ -728,7 +734,10 @@ void GossipPanel::draw_false_by_round(float height) {
       y_max = std::max(y_max, ys.back() * 1.15);
     }
   char title[96];
-  std::snprintf(title, sizeof title, "false suspicions after each round, T_fail = %d (per trial)",
+  // A phone's plot holds about 35 characters of title: the short form there, whole.
+  std::snprintf(title, sizeof title,
+                screen::narrow() ? "false suspicions, T_fail = %d"
+                                 : "false suspicions after each round, T_fail = %d (per trial)",
                 selected_tfail_);
   if (plot::begin("false-by-round", ImVec2(-1, height), {0, static_cast<double>(watched_), "round"},
                   {0, y_max, title})) {

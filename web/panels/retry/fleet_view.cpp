@@ -257,9 +257,26 @@ void FleetView::draw_plots() {
 
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH;
-  if (ImGui::BeginTable("fleet-table", 5, flags)) {
+  if (screen::narrow()) {
+    // Five columns do not fit a phone: their headings were cut and their numbers broken across
+    // lines. A few words per strategy instead, each figure named.
+    for (const auto& run : runs_) {
+      if (!run.fleet) continue;
+      const auto& f = *run.fleet;
+      const ImU32 color = strategy_color(run.strategy);
+      ImGui::TextColored(to_vec4(run.shown ? color : plot::colors::with_alpha(color, 110)), "%s",
+                         retry::backoff_name(run.strategy).c_str());
+      ImGui::Indent();
+      ImGui::TextWrapped(
+          "peak %.0f req/s (busiest 100 ms) at %d s; %lld calls, first tries "
+          "included; %lld clients still waiting",
+          f.peak_rps(), std::max(0, f.peak_second()), static_cast<long long>(f.total_calls()),
+          static_cast<long long>(f.unfinished()));
+      ImGui::Unindent();
+    }
+  } else if (ImGui::BeginTable("fleet-table", 5, flags)) {
     for (const char* h2 :
-         {"strategy", "peak req/s (100 ms)", "peak at (s)", "calls (retries)", "still waiting"})
+         {"strategy", "peak req/s (100 ms)", "peak at (s)", "calls", "still waiting"})
       ImGui::TableSetupColumn(h2);
     ImGui::TableHeadersRow();
     for (const auto& run : runs_) {
