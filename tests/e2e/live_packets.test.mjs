@@ -113,12 +113,24 @@ try {
     .catch(() => {});
   check((await state()).ring.cuts === 1, `the ring draws the blocked link ${cutter} -> ${peer} cut ` +
         `(${(await state()).ring.cuts} cut)`);
+
   await drawFrames(page, 2);
   const table = (await state()).probe_table;
   check(table.agent === cutter && table.rows === 2, `the per-peer probe table is drawn for ${cutter} (${table.rows} rows)`);
   const stats = await screenshotStats(browser, page, artifact(args, 'live_packets_cut.png'));
   check(stats.colors > 100 && stats.nonBackground > 0.05,
         `screenshot is not blank (${stats.colors} colours, ${(stats.nonBackground * 100).toFixed(1)}% drawn)`);
+
+  // On a phone the ring takes the width, a square, with its legend under it.
+  await page.setViewportSize({ width: 412, height: 860 });
+  await page.waitForFunction(() => window.vigil.state().layout.narrow, null, { timeout: 10000, polling: 100 });
+  await drawFrames(page, 3);
+  const phoneRing = (await state()).ring;
+  check(phoneRing.width >= 360 && phoneRing.height > phoneRing.width,
+        `at 412 px the ring is ${Math.round(phoneRing.width)} x ${Math.round(phoneRing.height)} px, legend included`);
+  await page.setViewportSize({ width: 1400, height: 900 });  // back to openPage's size
+  await page.waitForFunction(() => !window.vigil.state().layout.narrow, null, { timeout: 10000, polling: 100 });
+  await drawFrames(page, 3);
 
   // Unticking stops the stream.
   await clickAt((await state()).layout.items.find((i) => i.label === 'show packets'));

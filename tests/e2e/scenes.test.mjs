@@ -121,6 +121,16 @@ try {
     await press(page, frame, 'pause', (t) => !t.scene_playing);
     s = await state(frame);
     check(!s.scene_playing, 'pause holds the scene');
+    // A paused story replayed starts over paused: the steps below begin at its start, however
+    // late the pause landed on a loaded machine.
+    await press(page, frame, 'replay', (t) => t.live.sim_ms < 1000);
+    s = await state(frame);
+    if (s.scene_playing) {  // the pause came after the story's end, which replays playing
+      await press(page, frame, 'pause', (t) => !t.scene_playing);
+      await press(page, frame, 'replay', (t) => t.live.sim_ms < 1000 && !t.scene_playing);
+      s = await state(frame);
+    }
+    check(!s.scene_playing && s.step === 0, `replayed while paused, it starts over paused (${s.live.sim_ms} ms)`);
     for (let i = 0; i < 3; ++i) {
       const before = await state(frame);
       await press(page, frame, 'step');

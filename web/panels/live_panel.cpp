@@ -239,8 +239,11 @@ std::vector<std::string> LivePanel::member_names() const {
 }
 
 void LivePanel::draw() {
+  // On a phone the packet ring takes a square of the whole width, with its legend under it:
+  // the plots need that much more room when packets are shown.
+  const float plots_em = show_packets_ && screen::narrow() ? 70.0f : 40.0f;
   panel_layout(
-      {"live", 22.0f, 0.4f, 40.0f}, [&] { draw_controls(); },
+      {"live", 22.0f, 0.4f, plots_em}, [&] { draw_controls(); },
       [&](float h) {
         // A matrix cell needs room for a state's colour at least; on a phone, past a few members,
         // the agents' views read better as a list.
@@ -261,7 +264,12 @@ void LivePanel::draw() {
             draw_agent_list(show_packets_ ? top * 0.5f : top);
           else
             draw_matrix(show_packets_ ? top * 0.5f : top);
-          if (show_packets_) draw_ring(ImVec2(ImGui::GetContentRegionAvail().x, top * 0.5f));
+          if (show_packets_) {
+            const float width = ImGui::GetContentRegionAvail().x;
+            draw_ring(ImVec2(width, screen::narrow() ? width + ring::legend_height(width) +
+                                                           ImGui::GetStyle().ItemSpacing.y
+                                                     : top * 0.5f));
+          }
         }
         draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
       });
@@ -789,6 +797,7 @@ void LivePanel::draw_ring(ImVec2 size) {
     }
   }
   ring_latest_ms_ = latest;
+  ring_size_ = size;
   const float legend_h = ring::legend_height(size.x);
   const float ring_h =
       std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
@@ -891,7 +900,12 @@ nlohmann::json LivePanel::state() const {
           {"dropped", dropped_},
           {"peer", peer_},
           {"show_packets", show_packets_},
-          {"ring", {{"in_air", ring_in_air_}, {"flights", ring_flights_}, {"cuts", ring_cuts_}}},
+          {"ring",
+           {{"in_air", ring_in_air_},
+            {"flights", ring_flights_},
+            {"cuts", ring_cuts_},
+            {"width", ring_size_.x / screen::dpr()},
+            {"height", ring_size_.y / screen::dpr()}}},
           {"probe_table", {{"agent", probe_table_agent_}, {"rows", probe_table_rows_}}}};
 }
 

@@ -85,6 +85,7 @@ class LivePanel : public Panel {
   std::size_t probe_table_rows_ = 0;
   std::size_t ring_in_air_ = 0;     // flights drawn in the last frame
   std::size_t ring_cuts_ = 0;       // blocked links drawn in the last frame
+  ImVec2 ring_size_{0, 0};          // what the ring and its legend were given, device px
   std::uint64_t ring_flights_ = 0;  // flights the ring has shown since packets were turned on
   double ring_latest_ms_ = 0;       // the newest flight counted in ring_flights_ (page clock)
 };
