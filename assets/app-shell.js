@@ -81,9 +81,9 @@
       return;
     }
     // The app lays itself out over its first few frames, and a canvas that grew to its content
-    // must be drawn again at its new size. Drawn in one task, such frames cost the browser one
-    // composite of the canvas instead of one each: on a phone without GPU compositing that is
-    // most of a frame's cost, and the page's first seconds are its busiest.
+    // must be drawn again at its new size. Built in one task and only the last one drawn, such
+    // frames cost the browser one composite of the canvas instead of one each: on a phone without
+    // GPU compositing that is most of a frame's cost, and the page's first seconds are its busiest.
     let more = false;
     for (let i = 0; i < kMaxFramesPerTask; ++i) {
       more = Module._vigil_frame(sleeping ? 1 : 0);
@@ -92,6 +92,7 @@
       const resized = fitContent();
       if (!resized && !(more && frames < kLayoutFrames)) break;
     }
+    Module._vigil_draw();  // only the last frame built: the browser shows no other
     syncParams();
     showText();
     if (more || performance.now() < settleUntil) schedule();

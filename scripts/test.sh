@@ -94,7 +94,9 @@ else
   # its bound) through nothing but CPU.
   asan_tests() {
     local s=0
-    "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -LE agent --output-on-failure -j"$jobs" || s=1
+    # The units only need CPU time: at the idle class, like the browser tests still running
+    # beside them, the two share the machine instead of the units starving the browser.
+    "${idle[@]}" "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -LE agent --output-on-failure -j"$jobs" || s=1
     "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -L agent --output-on-failure -j1 || s=1
     return "$s"
   }

@@ -51,6 +51,9 @@ struct Runtime {
   // Keys pressed since the last frame began, and releases held back for them (see on_key).
   std::vector<int> pressed_since_frame;
   std::vector<std::array<int, 3>> held_releases;  // key, scancode, mods
+  // A frame built (ImGui's draw data ready) but not drawn yet, and when it began (see draw()).
+  bool undrawn = false;
+  double frame_began_ms = 0;
 };
 
 Runtime g_runtime;
@@ -97,7 +100,8 @@ void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
 // instead of jumping over the time nobody watched.
 constexpr double kResumeStepMs = 1000.0 / 60.0;
 
-// Draws one frame; true while the app wants more without further input.
+// Builds one frame (input, simulation, layout) for draw() to draw; true while the app wants more
+// without further input.
 bool frame(bool resumed) {
   const double now = emscripten_get_now();
   const double dt = (resumed || g_runtime.last_ms <= 0) ? kResumeStepMs : now - g_runtime.last_ms;
@@ -131,16 +135,8 @@ bool frame(bool resumed) {
   g_runtime.pressed_since_frame.clear();
   g_runtime.app->frame(dt);
   ImGui::Render();
-
-  int fb_w = 0, fb_h = 0;
-  glfwGetFramebufferSize(g_runtime.window, &fb_w, &fb_h);
-  glViewport(0, 0, fb_w, fb_h);
-  const ImVec4 bg = vigil::plot::to_vec4(vigil::plot::palette().window_bg);
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  const double end = emscripten_get_now();
-  g_runtime.app->record_frame_cost(end - now, end);
+  g_runtime.undrawn = true;
+  g_runtime.frame_began_ms = now;
   // The held releases of keys this frame saw down.
   std::vector<std::array<int, 3>> still_held;
   for (const auto& r : g_runtime.held_releases) {
@@ -155,6 +151,24 @@ bool frame(bool resumed) {
          !g_runtime.touches.empty();
 }
 
+// Draws the last frame built, if not drawn yet. The page sometimes builds several frames in one
+// task (the first layout frames, a frame again after the canvas grew) and the browser shows only
+// the last: drawing the others would be wasted, and drawing the canvas is most of a frame's cost
+// where WebGL is rendered in software.
+void draw() {
+  if (!g_runtime.undrawn) return;
+  g_runtime.undrawn = false;
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(g_runtime.window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  const ImVec4 bg = vigil::plot::to_vec4(vigil::plot::palette().window_bg);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  const double end = emscripten_get_now();
+  g_runtime.app->record_frame_cost(end - g_runtime.frame_began_ms, end);
+}
+
 float device_px(float css) {
   return css * vigil::web::screen::dpr();
 }
@@ -162,10 +176,15 @@ float device_px(float css) {
 }  // namespace
 
 // The page's frame loop (app-shell.js) calls this from requestAnimationFrame while the app is
-// visible and has something to show; `resumed` is 1 for the first frame after a pause.
+// visible and has something to show, then vigil_draw() once the task's last frame is built;
+// `resumed` is 1 for the first frame after a pause.
 extern "C" EMSCRIPTEN_KEEPALIVE int vigil_frame(int resumed) {
   if (!g_runtime.app) return 0;
   return frame(resumed != 0) ? 1 : 0;
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void vigil_draw() {
+  if (g_runtime.app) draw();
 }
 
 // The page's theme: 1 dark, 0 light (theme=auto resolved by the page, or the host's vigil:theme).
@@ -202,6 +221,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE int vigil_touch_begin(float x, float y, int resu
   g_runtime.touches.clear();
   g_runtime.finger = {device_px(x), device_px(y), false};
   frame(resumed != 0);
+  draw();
   const ImGuiID hovered = GImGui->HoveredId;
   const bool control = hovered != 0 && hovered != vigil::plot::background_under_pointer();
   if (control)

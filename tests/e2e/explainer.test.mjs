@@ -173,10 +173,38 @@ try {
   check(layout.scroll <= layout.width, `no horizontal scrolling at ${layout.width}px (${layout.scroll}px wide)`);
   check(layout.bg === 'rgb(21, 23, 28)', `dark theme with a dark system preference (${layout.bg})`);
   await phone.screenshot({ path: artifact(args, 'explainer_phone_dark.png') });
+  // Every table cell, formula and command shows whole at phone width: tables stack into cards
+  // that label each value, formulas and code wrap instead of running past their box.
+  const cut = await phone.evaluate(() => {
+    const out = [];
+    for (const td of document.querySelectorAll('table.data td')) {
+      const r = td.getBoundingClientRect();
+      if (r.left < 0 || r.right > innerWidth + 0.5 || !td.dataset.label) out.push(`cell "${td.textContent}"`);
+    }
+    for (const el of document.querySelectorAll('.formula, pre'))
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`"${el.textContent.slice(0, 30)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+    return out;
+  });
+  check(cut.length === 0, `every table cell, formula and command is whole at ${layout.width}px (${cut.slice(0, 5).join('; ')})`);
+  const captions = await phone.$$eval('figcaption', (fs) => fs.filter((f) => /(?:^|[.:;,]\s+)(press|drag|switch|toggle|turn|lower|move|try)\s/i.test(f.textContent.trim()) &&
+    !/Controls/.test(f.textContent)).map((f) => f.textContent.slice(0, 60)));
+  check(captions.length === 0, `captions that ask for a control say where it is on a phone (${captions.join(' | ')})`);
   const light = await browser.newPage({ colorScheme: 'light' });
   await light.goto(`${server.url}explainer.html`);
   const lightBg = await light.evaluate(() => getComputedStyle(document.body).backgroundColor);
   check(lightBg === 'rgb(251, 250, 247)', `light theme with a light system preference (${lightBg})`);
+  // Contents links glide only for readers who have not asked for reduced motion.
+  const scrolling = {};
+  for (const reducedMotion of ['reduce', 'no-preference']) {
+    const p = await browser.newPage({ reducedMotion });
+    await p.goto(`${server.url}explainer.html`);
+    scrolling[reducedMotion] = await p.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior);
+    await p.close();
+  }
+  check(scrolling.reduce === 'auto' && scrolling['no-preference'] === 'smooth',
+        `page scrolling is instant with reduced motion, smooth otherwise (${JSON.stringify(scrolling)})`);
+  const description = await light.$eval('meta[name="description"]', (m) => m.content).catch(() => '');
+  check(description.length > 50, `the page describes itself for search results ("${description.slice(0, 40)}...")`);
   check(phoneErrors.length === 0, `no console errors at phone width (${phoneErrors.join(' | ')})`);
 } finally {
   await browser.close();

@@ -11,7 +11,9 @@ const args = parseArgs(process.argv.slice(2));
 const demos = [
   ['phi', ''], ['phi', '&trace=traces/lan-loss10-pauses.csv&speed=100x'], ['gossip', '&n=1000&autoplay=1&rate=3'], ['gossip', '&view=membership&n=100'],
   ['swim', '&n=12&kill=5&speed=3'], ['retry', '&view=hysteresis'], ['retry', '&view=chain'],
-  ['retry', '&view=fleet&autoplay=1'], ['retry', '&view=server&autoplay=1'], ['fencing', '&autoplay=1'],
+  ['retry', '&view=fleet&autoplay=1'], ['retry', '&view=server&autoplay=1'],
+  // Beside the run without mitigations: two plots, a queue of two lines and a three-column table.
+  ['retry', '&view=server&mitigations=all&autoplay=1'], ['fencing', '&autoplay=1'],
   ['live', ''],
 ];
 // Phones load each demo at the narrowest width, then turn it wider (as a reader rotating a
@@ -46,7 +48,12 @@ try {
         if (header && width === widths[0]) {
           const below = (st) => st.layout.items.filter((i) => i.y > header.y + header.h).length;
           check(below(s) === 0, `${demo} at ${width} px: embedded, it starts with its controls folded`);
-          await page.touchscreen.tap(header.x + header.w / 2, header.y + header.h / 2);
+          // Scrolled to first, as a reader would when the plots fill the screen.
+          const top = await page.evaluate((y) => {
+            window.scrollTo(0, Math.max(0, y - 100));
+            return document.querySelector('canvas').getBoundingClientRect().top;
+          }, header.y);
+          await page.touchscreen.tap(header.x + header.w / 2, top + header.y + header.h / 2);
           await drawFrames(page, 3);
           s = await page.evaluate(() => window.vigil.state());
           check(below(s) > 0, `${demo} at ${width} px: one click opens them (${below(s)} controls)`);

@@ -5,6 +5,7 @@
 // that pair, as dropped packets, and in the per-peer probe table as failed direct probes
 // answered through helpers.
 import WebSocket from 'ws';
+import { layoutProblems } from './layout_checks.mjs';
 import { artifact, check, drawFrames, launchBrowser, openPage, parseArgs, screenshotStats,
          startDemo, waitForFrames, waitForLiveAgents } from './harness.mjs';
 
@@ -26,6 +27,17 @@ function probePeriod(http) {
     });
     ws.on('error', reject);
   });
+}
+
+// The ring's legend names every glyph, under the ring (not over the agents' views), whole, and
+// the rest of the view fits around it.
+const kLegend = ['ping', 'ack', 'ping-req', 'nack', 'push-pull', 'suspect', 'alive', 'dead', 'lost', 'cut link'];
+function checkLegend(s, width) {
+  const entries = kLegend.map((label) => s.layout.texts.filter((t) => t.kind === 'plot' && t.text === label));
+  check(entries.every((e) => e.length >= 1 && e.every((t) => !t.cut)),
+        `at ${width} px the ring's legend names ${kLegend.join(', ')}`);
+  const problems = layoutProblems(s.layout, width < 600);
+  check(problems.length === 0, `at ${width} px nothing is cut or drawn over (${problems.slice(0, 4).join('; ')})`);
 }
 
 const browser = await launchBrowser();
@@ -128,9 +140,12 @@ try {
   const phoneRing = (await state()).ring;
   check(phoneRing.width >= 360 && phoneRing.height > phoneRing.width,
         `at 412 px the ring is ${Math.round(phoneRing.width)} x ${Math.round(phoneRing.height)} px, legend included`);
+  checkLegend(await state(), 412);
   await page.setViewportSize({ width: 1400, height: 900 });  // back to openPage's size
   await page.waitForFunction(() => !window.vigil.state().layout.narrow, null, { timeout: 10000, polling: 100 });
   await drawFrames(page, 3);
+
+  checkLegend(await state(), 1400);
 
   // Unticking stops the stream.
   await clickAt((await state()).layout.items.find((i) => i.label === 'show packets'));

@@ -5,6 +5,8 @@
 
 #include <vigil/sim/swim_cluster.hpp>
 
+#include "support/sanitized.hpp"
+
 using vigil::Millis;
 using namespace vigil::sim;
 using vigil::Rng;
@@ -278,7 +280,7 @@ double rounds_to_first_suspicion(vigil::swim::Config config, std::size_t n, std:
 
 TEST_CASE("random probing detects a crash after e/(e-1) rounds on average") {
   const std::size_t n = 30;
-  const int trials = 300;
+  const int trials = vigil::test::kSanitized ? 60 : 300;  // see support/sanitized.hpp
   double sum = 0;
   for (int t = 0; t < trials; ++t)
     sum += rounds_to_first_suspicion(vigil::swim::Config::teaching(), n, 100 + t);
@@ -288,7 +290,10 @@ TEST_CASE("random probing detects a crash after e/(e-1) rounds on average") {
   const double p = 1 - std::pow(1 - 1.0 / (n - 1), n - 1);
   const double sd_of_mean = std::sqrt((1 - p) / (p * p) / trials);
   CHECK(std::abs(mean - 1 / p) < 3 * sd_of_mean);
-  CHECK(std::abs(mean - std::numbers::e / (std::numbers::e - 1)) < 0.2);
+  // The limit for large n, within 0.2: 3.7 standard errors of the mean at 300 trials, but only
+  // 1.6 at the sanitizers' 60.
+  if (!vigil::test::kSanitized)
+    CHECK(std::abs(mean - std::numbers::e / (std::numbers::e - 1)) < 0.2);
 }
 
 TEST_CASE("round-robin probing never takes more than 2N-1 rounds to detect a crash") {

@@ -86,9 +86,11 @@ void App::frame(double real_ms) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
+  // No background: the canvas is cleared to the same colour (WindowBg is window_bg), and a quad
+  // over the whole canvas is a large share of a frame where WebGL is rendered in software.
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings |
-                           ImGuiWindowFlags_NoBringToFrontOnFocus;
+                           ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground;
   // One column: the page grows the canvas to the content and scrolls it, not ImGui.
   if (screen::narrow()) flags |= ImGuiWindowFlags_NoScrollWithMouse;
   ImGui::Begin("vigil", nullptr, flags);

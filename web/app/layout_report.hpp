@@ -13,8 +13,8 @@ namespace vigil::web::layout {
 void begin_frame();
 
 // Text drawn outside ImGui's widgets (plot ticks, titles, legends, annotations), clipped to
-// `clip` as it was drawn.
-void record_text(const char* text, ImVec2 min, ImVec2 max, ImVec4 clip);
+// `clip` as it was drawn; `shortened`: cut short to fit ("a long ti...").
+void record_text(const char* text, ImVec2 min, ImVec2 max, ImVec4 clip, bool shortened = false);
 
 // The height (device pixels) the content needs at the current width: set by the demo's layout
 // each frame; the page sizes the canvas or the embedding frame to it.

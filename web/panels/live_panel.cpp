@@ -241,10 +241,15 @@ std::vector<std::string> LivePanel::member_names() const {
 void LivePanel::draw() {
   // On a phone the packet ring takes a square of the whole width, with its legend under it:
   // the plots need that much more room when packets are shown.
-  const float plots_em = show_packets_ && screen::narrow() ? 70.0f : 40.0f;
+  const float base_em = show_packets_ && screen::narrow() ? 70.0f : 40.0f;
+  // On a phone the plots' box is as tall as what it held last frame (the tables grow with the
+  // cluster), while the plots keep sizes taken from the base: sized from the box, they would
+  // grow it in turn.
+  const float plots_em = screen::narrow() ? std::max(base_em, narrow_plots_em_) : base_em;
   panel_layout(
       {"live", 22.0f, 0.4f, plots_em}, [&] { draw_controls(); },
       [&](float h) {
+        if (screen::narrow()) h = base_em * ImGui::GetFontSize();
         // A matrix cell needs room for a state's colour at least; on a phone, past a few members,
         // the agents' views read better as a list.
         const float min_cell = ImGui::GetFontSize() * 1.6f;
@@ -272,6 +277,7 @@ void LivePanel::draw() {
           }
         }
         draw_peer(h * 0.45f - ImGui::GetStyle().ItemSpacing.y);
+        if (screen::narrow()) narrow_plots_em_ = ImGui::GetCursorPosY() / ImGui::GetFontSize();
       });
 }
 
@@ -396,8 +402,10 @@ void LivePanel::draw_controls() {
 
   section("Events");
   ImGui::BeginChild("live-log", ImVec2(0, box_height(12.0f)), true);
+  ImGui::PushTextWrapPos(0.0f);
   for (const auto& l : links_)
     for (const auto& line : l->log()) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 
@@ -617,50 +625,62 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   const float avail = ImGui::GetContentRegionAvail().y;
   probe_table_agent_ = l.name();
   probe_table_rows_ = 0;
-  // On a phone the export buttons leave the table for a row of their own, each naming its peer:
-  // a fifth column would squeeze the names to a letter or two.
-  const bool buttons_inside = !screen::narrow();
-  if (!ImGui::BeginTable("probes", buttons_inside ? 5 : 4, flags,
-                         ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f)))))
-    return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"peer", "probes", "direct failed", "indirect ok"})
-    ImGui::TableSetupColumn(h);
-  // Fixed: a stretched column would clip its button on a narrow screen.
-  if (buttons_inside)
+  // The table when every cell fits whole: each column as wide as its heading or its widest name,
+  // the export button's column as wide as its button. Else (a phone, the column beside the
+  // plots) a few lines per peer, its name first and whole.
+  const char* headers[] = {"peer", "probes", "direct failed", "indirect ok"};
+  float needed = button_width("export 00000 acks");
+  for (const char* h : headers) needed += ImGui::CalcTextSize(h).x;
+  float widest_name = 0;
+  for (const auto& [name, m] : l.members())
+    widest_name = std::max(widest_name, ImGui::CalcTextSize(name.c_str()).x);
+  needed += std::max(0.0f, widest_name - ImGui::CalcTextSize(headers[0]).x) +
+            ImGui::GetStyle().CellPadding.x * 10.0f;
+  if (needed > ImGui::GetContentRegionAvail().x) {
+    for (const auto& [name, m] : l.members()) {
+      ImGui::TextWrapped("%s", name.c_str());
+      ImGui::Indent();
+      hint("%llu probes, %llu direct failed, %llu answered through helpers",
+           static_cast<unsigned long long>(m.probes),
+           static_cast<unsigned long long>(m.direct_failed),
+           static_cast<unsigned long long>(m.indirect_acked));
+      ImGui::PushID(name.c_str());
+      if (button(export_label(m, name.c_str()).c_str())) download_trace(l, name);
+      ImGui::PopID();
+      const unsigned long long acks = m.probes > m.failed ? m.probes - m.failed : 0;
+      if (acks < kTraceMinAcks)
+        hint("%llu acks so far: the phi demo needs %zu to replay and tune a trace", acks,
+             kTraceMinAcks);
+      ImGui::Unindent();
+      ++probe_table_rows_;
+    }
+  } else if (ImGui::BeginTable("probes", 5, flags,
+                               ImVec2(0, std::min(all_rows, std::max(avail, row_h * 2.0f))))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* h : headers) ImGui::TableSetupColumn(h);
+    // Fixed: a stretched column would clip its button.
     ImGui::TableSetupColumn("trace", ImGuiTableColumnFlags_WidthFixed,
                             button_width("export 00000 acks"));
-  ImGui::TableHeadersRow();
-  for (const auto& [name, m] : l.members()) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", name.c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
-    ImGui::TableNextColumn();
-    ImGui::TextColored(
-        plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
-        static_cast<unsigned long long>(m.direct_failed));
-    ImGui::TableNextColumn();
-    ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
-    if (buttons_inside) {
+    ImGui::TableHeadersRow();
+    for (const auto& [name, m] : l.members()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(m.probes));
+      ImGui::TableNextColumn();
+      ImGui::TextColored(
+          plot::to_vec4(m.direct_failed ? plot::palette().suspect : plot::palette().ink), "%llu",
+          static_cast<unsigned long long>(m.direct_failed));
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(m.indirect_acked));
       ImGui::TableNextColumn();
       ImGui::PushID(name.c_str());
       if (button(export_label(m, nullptr).c_str())) download_trace(l, name);
       ImGui::PopID();
+      ++probe_table_rows_;
     }
-    ++probe_table_rows_;
-  }
-  ImGui::EndTable();
-  if (!buttons_inside) {
-    bool first = true;
-    for (const auto& [name, m] : l.members()) {
-      ImGui::PushID(name.c_str());
-      const std::string label = export_label(m, name.c_str());
-      if (first ? button(label.c_str()) : row_button(label.c_str())) download_trace(l, name);
-      ImGui::PopID();
-      first = false;
-    }
+    ImGui::EndTable();
   }
   hint(
       "A trace holds one ack per answered probe. The phi demo replays and tunes a trace of %zu "
@@ -677,6 +697,7 @@ void LivePanel::draw_packet_list() {
        static_cast<unsigned long long>(stats.dropped),
        static_cast<unsigned long long>(stats.skipped));
   ImGui::BeginChild("live-packets", ImVec2(0, box_height(8.0f)), true);
+  ImGui::PushTextWrapPos(0.0f);  // a phone's width cuts a line naming a peer by its address
   constexpr std::size_t kShown = 40;
   std::size_t shown = 0;
   for (auto it = l->packets().rbegin(); it != l->packets().rend() && shown < kShown;
@@ -696,6 +717,7 @@ void LivePanel::draw_packet_list() {
     else
       ImGui::TextUnformatted(line);
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 
@@ -801,12 +823,15 @@ void LivePanel::draw_ring(ImVec2 size) {
   const float legend_h = ring::legend_height(size.x);
   const float ring_h =
       std::max(ImGui::GetFontSize() * 8.0f, size.y - legend_h - ImGui::GetStyle().ItemSpacing.y);
+  // A group: beside the agents' views, the legend goes under the ring, not under the views.
+  ImGui::BeginGroup();
   const ring::Result r = ring::draw("live-ring", ImVec2(size.x, ring_h), model);
   if (r.clicked >= 0 && static_cast<std::size_t>(r.clicked) < model.members.size())
     for (std::size_t i = 0; i < links_.size(); ++i)
       if (links_[i]->name() == model.members[static_cast<std::size_t>(r.clicked)].name)
         selected_agent_ = static_cast<int>(i);
   ring::draw_legend(size.x);
+  ImGui::EndGroup();
 }
 
 void LivePanel::draw_peer(float height) {
@@ -845,8 +870,12 @@ void LivePanel::draw_peer(float height) {
       top = std::max(top, it->second.gaps_ms[i] * 1.2);
     }
   char title[160];
-  std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)",
-                peer.c_str(), l.name().c_str());
+  // A phone's plot holds about 35 characters of title; the tables above name the agent.
+  if (screen::narrow())
+    std::snprintf(title, sizeof title, "ack gaps from %s (ms)", peer.c_str());
+  else
+    std::snprintf(title, sizeof title, "gaps between acks from %s, as %s measures them (ms)",
+                  peer.c_str(), l.name().c_str());
   if (plot::begin("live-gaps", ImVec2(-1, height),
                   {0, std::max(10.0, static_cast<double>(idx.size())), "ack number"},
                   {0, top, title})) {

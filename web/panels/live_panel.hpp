@@ -83,9 +83,10 @@ class LivePanel : public Panel {
   bool show_packets_ = false;      // every followed agent streams its packet log
   std::string probe_table_agent_;  // whose probe table the last frame drew, and its rows
   std::size_t probe_table_rows_ = 0;
-  std::size_t ring_in_air_ = 0;     // flights drawn in the last frame
-  std::size_t ring_cuts_ = 0;       // blocked links drawn in the last frame
-  ImVec2 ring_size_{0, 0};          // what the ring and its legend were given, device px
+  std::size_t ring_in_air_ = 0;  // flights drawn in the last frame
+  std::size_t ring_cuts_ = 0;    // blocked links drawn in the last frame
+  ImVec2 ring_size_{0, 0};       // what the ring and its legend were given, device px
+  float narrow_plots_em_ = 0;    // what the plots' box held last frame on a phone, in font heights
   std::uint64_t ring_flights_ = 0;  // flights the ring has shown since packets were turned on
   double ring_latest_ms_ = 0;       // the newest flight counted in ring_flights_ (page clock)
 };

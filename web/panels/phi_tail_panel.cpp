@@ -4,8 +4,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include <vigil/detect/params.hpp>
@@ -659,25 +662,48 @@ void PhiTailPanel::draw_trace_table() {
   ImGui::Spacing();
   section("On the whole trace");
   const auto& rows = trace_->replay(trace_detectors());
-  if (ImGui::BeginTable("whole-trace", 4,
-                        ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-    // The names are long ("phi(exponential) > 12.0"); the numbers short.
-    ImGui::TableSetupColumn("detector", ImGuiTableColumnFlags_WidthStretch, 1.7f);
-    ImGui::TableSetupColumn("wrong/h", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("wrong ms", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("detects", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-    ImGui::TableHeadersRow();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
+  // Each row's cells as text, to measure them first: a column narrower than its widest cell
+  // would cut it (on a phone, and in the controls column beside the plots).
+  constexpr std::size_t kColumns = 4;
+  const char* headers[kColumns] = {"detector", "wrong/h", "wrong ms", "detects"};
+  std::vector<std::array<std::string, kColumns>> cells;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    char per_hour[32], wrong[32], detects[32];
+    std::snprintf(per_hour, sizeof per_hour, "%.1f", rows[i].mistakes_per_hour());
+    std::snprintf(wrong, sizeof wrong, "%.0f", rows[i].mean_mistake_ms());
+    std::snprintf(detects, sizeof detects, "%.0f ms", rows[i].detection_mean_ms);
+    cells.push_back({detector_name(i), per_hour, wrong, detects});
+  }
+  float needed = 0;
+  for (std::size_t c = 0; c < kColumns; ++c) {
+    float widest = ImGui::CalcTextSize(headers[c]).x;
+    for (const auto& row : cells) widest = std::max(widest, ImGui::CalcTextSize(row[c].c_str()).x);
+    needed += widest + ImGui::GetStyle().CellPadding.x * 2.0f;
+  }
+  if (needed > ImGui::GetContentRegionAvail().x) {
+    // Too narrow for the table: a detector a line, its figures named under it.
+    for (std::size_t i = 0; i < cells.size(); ++i) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s",
-                         detector_name(i).c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f", rows[i].mistakes_per_hour());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", rows[i].mean_mistake_ms());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f ms", rows[i].detection_mean_ms);
+                         cells[i][0].c_str());
+      ImGui::Indent();
+      ImGui::TextWrapped("%s wrong/h, %s ms wrong, detects in %s", cells[i][1].c_str(),
+                         cells[i][2].c_str(), cells[i][3].c_str());
+      ImGui::Unindent();
+    }
+  } else if (ImGui::BeginTable("whole-trace", kColumns,
+                               ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const char* h : headers) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      ImGui::TableNextRow();
+      for (std::size_t c = 0; c < kColumns; ++c) {
+        ImGui::TableNextColumn();
+        if (c == 0)
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s",
+                             cells[i][c].c_str());
+        else
+          ImGui::TextUnformatted(cells[i][c].c_str());
+      }
     }
     ImGui::EndTable();
   }

@@ -54,7 +54,7 @@ void RetryPanel::draw() {
     ImGui::PopItemWidth();
   };
   const auto plots = [&](float) { view.draw_plots(); };
-  panel_layout({"retry", 21.0f, 0.36f, 36.0f}, controls, plots);
+  panel_layout({"retry", 21.0f, 0.36f, view.plots_em()}, controls, plots);
   draw_ms_ = retry_ui::ms_since(start);
 }
 

@@ -228,12 +228,12 @@ ImVec2 to_screen(double x, double y) {
                 g.area_max.y - fy * (g.area_max.y - g.area_min.y));
 }
 
-void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text) {
+void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, bool shortened) {
   dl->AddText(pos, color, text);
   const ImVec2 size = ImGui::CalcTextSize(text);
   const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
   web::layout::record_text(text, pos, ImVec2(pos.x + size.x, pos.y + size.y),
-                           ImVec4(clip_min.x, clip_min.y, clip_max.x, clip_max.y));
+                           ImVec4(clip_min.x, clip_min.y, clip_max.x, clip_max.y), shortened);
 }
 
 void new_frame() {
@@ -363,11 +363,12 @@ bool begin(const char* id, ImVec2 size, const Axis& x_in, const Axis& y_in, Opti
     const float w = ImGui::CalcTextSize(title.c_str()).x;
     const float x = std::clamp((g.area_min.x + g.area_max.x - w) * 0.5f, pos.x + font * 0.4f,
                                pos.x + size.x - w - font * 0.4f);
-    put_text(dl, ImVec2(x, g.area_max.y + font * 1.3f), label, title.c_str());
+    put_text(dl, ImVec2(x, g.area_max.y + font * 1.3f), label, title.c_str(), title != g.x.label);
   }
   if (g.y.label && *g.y.label) {
     g.y_title = fit_text(g.y.label, title_room);
-    put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y_title.c_str());
+    put_text(dl, ImVec2(pos.x + font * 0.4f, pos.y + font * 0.15f), label, g.y_title.c_str(),
+             g.y_title != g.y.label);
   }
   g.outer_clip_min = dl->GetClipRectMin();
   g.outer_clip_max = dl->GetClipRectMax();

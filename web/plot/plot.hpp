@@ -100,8 +100,9 @@ void rect(double x0, double y0, double x1, double y1, ImU32 color);
 void text(double x, double y, ImU32 color, const char* text);
 
 // Draws text and records it for the layout report (app/layout_report.hpp), which the browser
-// tests read to check that no two labels overlap. Every text of a plot goes through here.
-void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text);
+// tests read to check that no two labels overlap. Every text of a plot goes through here;
+// `shortened` says it is a longer text cut short to fit, which the tests count as cut.
+void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, bool shortened = false);
 
 // Touch input lets a finger that lands on a plot's background scroll the page, and gives it to
 // the plot only on a control of its own (a draggable line, a legend entry): the background

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "panels/retry/retry_ui.hpp"
 #include "panels/widgets.hpp"
@@ -86,9 +87,13 @@ void ChainView::draw_plots() {
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuterH;
   hint("Click a row of the reference table to load it.");
-  if (ImGui::BeginTable("chain-table", 8, flags)) {
+  // A phone leaves out E[C] and the worst case, which the results under the sliders give: eight
+  // columns would cut their headings and numbers.
+  const bool all_columns = !screen::narrow();
+  if (ImGui::BeginTable("chain-table", all_columns ? 8 : 6, flags)) {
     for (const char* h : {"", "N", "k", "p", "E[C]", "amplification", "worst k^(N-1)", "success"})
-      ImGui::TableSetupColumn(h);
+      if (all_columns || (std::string_view(h) != "E[C]" && std::string_view(h) != "worst k^(N-1)"))
+        ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     auto row = [&](const char* what, const retry::Chain& c, const retry::ChainAmplification& a,
                    bool current) {
@@ -104,12 +109,16 @@ void ChainView::draw_plots() {
       ImGui::Text("%d", c.tries);
       ImGui::TableNextColumn();
       ImGui::Text("%.3g", c.fail);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.2f", a.calls_per_request);
+      if (all_columns) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2f", a.calls_per_request);
+      }
       ImGui::TableNextColumn();
       ImGui::Text("%.2fx", a.amplification);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0fx", a.worst_case);
+      if (all_columns) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0fx", a.worst_case);
+      }
       ImGui::TableNextColumn();
       ImGui::Text("%.2f%%", 100.0 * a.success);
       return clicked;
@@ -131,8 +140,12 @@ void ChainView::draw_plots() {
   ImGui::Spacing();
   const double top = std::max(amp_.worst_case, 1.0) * 4.0;
   char title[96];
-  std::snprintf(title, sizeof title, "calls reaching service %d per request, N = %d, k = %d (log)",
-                chain_.depth, chain_.depth, chain_.tries);
+  if (screen::narrow())  // a phone's plot holds about 35 characters of title
+    std::snprintf(title, sizeof title, "calls reaching service %d (log)", chain_.depth);
+  else
+    std::snprintf(title, sizeof title,
+                  "calls reaching service %d per request, N = %d, k = %d (log)", chain_.depth,
+                  chain_.depth, chain_.tries);
   plot::Options options;
   options.zoom = false;
   if (plot::begin("chain-plot", ImVec2(-1, std::max(font * 8.0f, ImGui::GetContentRegionAvail().y)),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "panels/retry/retry_ui.hpp"
 #include "panels/widgets.hpp"
@@ -198,6 +199,43 @@ void FleetView::draw_controls() {
   cli_line(cli(), "add --strategy NAME for each strategy; --format json for every number");
 }
 
+namespace {
+
+// A strategy's results in a few words, for a phone: five columns do not fit one.
+std::string results_line(double peak_rps, int peak_second, long long calls, long long waiting) {
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "peak %.0f req/s (busiest 100 ms) at %d s; %lld calls, first tries included; "
+                "%lld clients still waiting",
+                peak_rps, std::max(0, peak_second), calls, waiting);
+  return line;
+}
+std::string results_line(const retry::Fleet& f) {
+  return results_line(f.peak_rps(), f.peak_second(), static_cast<long long>(f.total_calls()),
+                      static_cast<long long>(f.unfinished()));
+}
+
+}  // namespace
+
+// On a phone the results read as a name and a wrapped line per strategy, under a plot of 16
+// font heights: the plots' box grows to hold them all.
+float FleetView::plots_em() const {
+  if (!screen::narrow()) return TimeView::plots_em();
+  const float font = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = ImGui::GetContentRegionAvail().x - style.IndentSpacing;
+  // Measured on the widest figures a run could reach, not this second's: a box that grew as the
+  // figures did would move the controls under a reader's finger.
+  const long long clients = static_cast<long long>(options_.clients);
+  const std::string widest = results_line(9999999.0, 99, clients * 9999, clients);
+  const float per_run = ImGui::GetTextLineHeight() + style.ItemSpacing.y * 2.0f +
+                        ImGui::CalcTextSize(widest.c_str(), nullptr, false, wrap).y;
+  const float results = per_run * static_cast<float>(std::size(runs_));
+  // The legend's rows above the plot, and its axis' labels.
+  const float legend = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
+  return std::max(TimeView::plots_em(), (font * 16.0f + legend + results) / font + 1.0f);
+}
+
 void FleetView::draw_plots() {
   const float font = ImGui::GetFontSize();
   legend_row({{"none", strategy_color(runs_[0].strategy), &runs_[0].shown},
@@ -208,7 +246,9 @@ void FleetView::draw_plots() {
               {"decorrelated", strategy_color(runs_[5].strategy), &runs_[5].shown}});
   const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2.0f;
   const float table_h = row_h * 7.0f + ImGui::GetStyle().ItemSpacing.y * 2.0f + 2.0f;
-  const float h = std::max(font * 8.0f, ImGui::GetContentRegionAvail().y - table_h);
+  const float h = screen::narrow()
+                      ? font * 16.0f
+                      : std::max(font * 8.0f, ImGui::GetContentRegionAvail().y - table_h);
   const double seconds = options_.seconds;
   const double capacity = options_.capacity_rps;
   double y_max = metric_ == 2 ? 1.0 : capacity;
@@ -218,8 +258,11 @@ void FleetView::draw_plots() {
         y_max = std::max(y_max, metric_ == 0   ? static_cast<double>(s.offered)
                                 : metric_ == 1 ? s.peak_rps
                                                : static_cast<double>(s.waiting));
-  const char* titles[] = {"retries reaching the server per second (calls/s)",
-                          "busiest 100 ms of each second, as req/s",
+  // A phone's plot holds about 35 characters of title: the short forms there, whole.
+  const char* titles[] = {screen::narrow() ? "calls/s reaching the server"
+                                           : "retries reaching the server per second (calls/s)",
+                          screen::narrow() ? "busiest 100 ms each second (req/s)"
+                                           : "busiest 100 ms of each second, as req/s",
                           "clients still without an answer"};
   plot::Axis y{0, y_max * 1.12, titles[metric_]};
   if (log_) y = {1, y_max * 3.0, titles[metric_], true};
@@ -267,11 +310,7 @@ void FleetView::draw_plots() {
       ImGui::TextColored(to_vec4(run.shown ? color : plot::colors::with_alpha(color, 110)), "%s",
                          retry::backoff_name(run.strategy).c_str());
       ImGui::Indent();
-      ImGui::TextWrapped(
-          "peak %.0f req/s (busiest 100 ms) at %d s; %lld calls, first tries "
-          "included; %lld clients still waiting",
-          f.peak_rps(), std::max(0, f.peak_second()), static_cast<long long>(f.total_calls()),
-          static_cast<long long>(f.unfinished()));
+      ImGui::TextWrapped("%s", results_line(f).c_str());
       ImGui::Unindent();
     }
   } else if (ImGui::BeginTable("fleet-table", 5, flags)) {

@@ -30,6 +30,7 @@ class FleetView : public TimeView {
 
   void draw_controls() override;
   void draw_plots() override;
+  float plots_em() const override;
   void state(nlohmann::json& s) const override;
   void save(UrlParams& p, bool open) const override;
 

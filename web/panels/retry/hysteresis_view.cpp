@@ -272,7 +272,10 @@ void HysteresisView::draw_plots() {
 
   plot::Options options;
   options.legend = false;
-  plot::Axis x{x_min, x_max, "offered load lambda0 (req/s of first attempts)"};
+  // A phone's plot holds about 35 characters of title: the short form there, whole.
+  plot::Axis x{x_min, x_max,
+               screen::narrow() ? "offered load lambda0 (req/s)"
+                                : "offered load lambda0 (req/s of first attempts)"};
   if (plot::begin("hyst-goodput", ImVec2(-1, h * 0.56f - gap), x,
                   {0, m.mu_max * 1.18, "goodput (req/s answered within the timeout)"}, options)) {
     plot::hline("capacity mu_max", m.mu_max, plot::colors::with_alpha(plot::palette().grey, 150),

@@ -19,6 +19,8 @@ class RetryView {
   virtual void draw_header() {}  // above the controls and plots, such as a story's strip
   virtual void draw_controls() = 0;
   virtual void draw_plots() = 0;
+  // The plots' height in font heights on a phone, where the page scrolls past them.
+  virtual float plots_em() const { return 36.0f; }
   virtual bool animating() const = 0;
   // Adds the view's object to window.vigil.state() (and any fields it overrides).
   virtual void state(nlohmann::json& s) const = 0;

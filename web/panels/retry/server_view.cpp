@@ -338,8 +338,13 @@ void ServerView::draw_plots() {
   const float table_rows = summary_on_side() ? 7.0f : static_cast<float>(runs + 1);
   const float table_h = row_h * table_rows + gap * 2.0f + 2.0f;
   const float avail = ImGui::GetContentRegionAvail().y - table_h;
-  const float queue_h = show_queue_ ? std::max(font * 7.0f, avail * 0.22f) : 0.0f;
-  const float plot_h = std::max(font * 8.0f, (avail - queue_h - gap * runs) / runs);
+  // On a phone the page scrolls past the plots: each takes a fixed height and the box grows to
+  // hold them, the legend's wrapped rows and the summary table (see plots_em).
+  const bool phone = screen::narrow();
+  const float queue_h =
+      show_queue_ ? (phone ? font * 7.0f : std::max(font * 7.0f, avail * 0.22f)) : 0.0f;
+  const float plot_h =
+      phone ? font * 8.0f : std::max(font * 8.0f, (avail - queue_h - gap * runs) / runs);
   const std::string mine = retry::mitigations_name(options_.mitigations);
   char title[96];
   std::snprintf(title, sizeof title, "req/s, mitigation: %s", mine.c_str());
@@ -359,8 +364,11 @@ void ServerView::draw_plots() {
         base_queue.push_back(static_cast<double>(s.queue));
         q_max = std::max(q_max, base_queue.back());
       }
-    const std::string queue_title = "requests queued at the end of each second (blue: " + mine +
-                                    (baseline_ ? ", red: none)" : ")");
+    // A phone's plot holds about 35 characters of title: the short form there, whole.
+    const std::string queue_title =
+        screen::narrow() ? "queue: blue " + mine + (baseline_ ? ", red none" : "")
+                         : "requests queued at the end of each second (blue: " + mine +
+                               (baseline_ ? ", red: none)" : ")");
     plot::Options options;
     options.legend = false;
     if (plot::begin("server-queue", ImVec2(-1, queue_h),
@@ -377,6 +385,11 @@ void ServerView::draw_plots() {
   }
 
   draw_summary_table(mine);
+  if (phone) narrow_plots_em_ = ImGui::GetCursorPosY() / font;
+}
+
+float ServerView::plots_em() const {
+  return screen::narrow() ? std::max(TimeView::plots_em(), narrow_plots_em_) : TimeView::plots_em();
 }
 
 void ServerView::draw_summary_table(const std::string& mine) {

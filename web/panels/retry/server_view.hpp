@@ -29,6 +29,7 @@ class ServerView : public TimeView {
 
   void draw_controls() override;
   void draw_plots() override;
+  float plots_em() const override;
   void state(nlohmann::json& s) const override;
   void save(UrlParams& p, bool open) const override;
 
@@ -54,6 +55,7 @@ class ServerView : public TimeView {
   bool compare_ = true;
   bool show_queue_ = true;
   bool show_capacity_ = true, show_offered_ = true, show_throughput_ = true, show_goodput_ = true;
+  float narrow_plots_em_ = 0;  // on a phone: the height of what draw_plots drew last, in fonts
 };
 
 }  // namespace vigil::web
