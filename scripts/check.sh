@@ -37,7 +37,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 echo "[check] build: $build" >&2
 mkdir -p "$build"
-if ! cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >"$build/configure.log" 2>&1; then
+if ! (cd "$here" && cmake --preset check -B "$build" "${launcher[@]}") >"$build/configure.log" 2>&1; then
   cat "$build/configure.log" >&2
   echo "[check] configuring failed: is a dependency missing? scripts/setup.sh installs them (as root)" >&2
   exit 1

@@ -54,8 +54,7 @@ command -v clang++ >/dev/null || {
 }
 
 echo "[fuzz] building the fuzz targets with clang in $build" >&2
-cmake -S "$here" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DVIGIL_FUZZ=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+(cd "$here" && cmake --preset fuzz -B "$build" >/dev/null)  # CMakePresets.json
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target fuzz_make_corpus "${targets[@]}"
 
 # Stale seeds of an older generator must not linger: the seed directory is rewritten each time.

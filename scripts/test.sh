@@ -26,8 +26,7 @@ say() { printf '[test] %4d s  %s\n' $((SECONDS - started)) "$*" >&2; }
 
 # -O1 with line tables only: the sanitizers' reports keep file:line, and the build takes about a
 # third less time than RelWithDebInfo's -O2 -g.
-cmake -S "$here" -B "$here/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DVIGIL_SANITIZE=ON >/dev/null
+(cd "$here" && cmake --preset asan >/dev/null)  # CMakePresets.json
 sanitizers=(env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 
@@ -111,7 +110,7 @@ if ((${#idle[@]})); then
 else
   run_step fuzz - "$here/scripts/fuzz.sh" --time 60
 fi
-say "fuzz targets, 60 s each (scripts/fuzz.sh; longer runs: see the README's Fuzzing):"
+say "fuzz targets, 60 s each (scripts/fuzz.sh; longer runs: see CONTRIBUTING.md, Fuzzing):"
 [[ -f $logs/fuzz.log ]] && grep '^\[fuzz\]' "$logs/fuzz.log" >&2 || true
 
 failed=()

@@ -1,8 +1,9 @@
 // Latency of one dependent memory read at several working-set sizes: a pointer chase through a
 // random cycle of cache lines, so every read waits for the one before and no prefetcher can
 // guess the next. This is the floor under any simulation whose state outgrows the cache (the
-// README's SWIM benchmark compares its cost per datagram with it). Then several independent
-// chases at once: how many misses the core keeps in flight, i.e. what overlapping loads could buy.
+// SWIM benchmark in docs/benchmarks.md compares its cost per datagram with it). Then several
+// independent chases at once: how many misses the core keeps in flight, i.e. what overlapping loads
+// could buy.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

@@ -9,7 +9,7 @@
 //        --web build/web [--runs 3] [--periods 46] [--speed 1] [--native-repeats 3] [--wasm-bench swim_bench.js]
 // A native run of 46 periods lasts a few tenths of a second, so each pair's native figure is the
 // median of --native-repeats runs back to back. --wasm-bench adds the same engine as WebAssembly
-// under Node (built as the README shows) to each pair, median of as many runs.
+// under Node (built as docs/benchmarks.md shows) to each pair, median of as many runs.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launchBrowser, openPage, startServer, waitForFrames } from '../e2e/harness.mjs';

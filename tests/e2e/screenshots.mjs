@@ -1,4 +1,4 @@
-// Regenerates the README's screenshots (docs/images/*.png) from the current build:
+// Regenerates the documentation's screenshots (docs/images/*.png) from the current build:
 //   node tests/e2e/screenshots.mjs [--vigil build/bin/vigil] [--web build/web] [--out docs/images]
 // Each demo is opened with the parameters below and shot once its state says it has something
 // worth showing; the live demo runs against `vigil demo --nodes 4` with one agent killed.

@@ -27,7 +27,7 @@ class App {
   // The link and the embed snippet that reproduce the current demo (the share / embed popup).
   ShareTexts share();
   // What the whole browser frame cost (ImGui, the demo, GL submission) and when it ended, both
-  // in ms of performance.now(): tests and the README's figures read them from state().perf.
+  // in ms of performance.now(): tests and the documentation's figures read them from state().perf.
   void record_frame_cost(double cost_ms, double ended_at_ms);
   nlohmann::json state() const;
   // What the page tells assistive technology: the demo's title (the canvas' label), a few

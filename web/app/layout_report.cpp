@@ -54,9 +54,11 @@ double css(float v, float dpr) {
 // scroll to (a row of a scrolling table below the fold is not cut off; a label past the right
 // edge is). `slack_y` forgives what ImGui itself lets reach past a row.
 bool scrolls(const ImGuiWindow* window) {
-  // A box with neither a scrollbar nor the wheel (the plots of a phone's column) holds still.
+  // A box with neither a scrollbar nor the wheel (the plots of a phone's column) holds still;
+  // any other box scrolls to what overflows it. Not ScrollMax: that is last frame's, and a log
+  // whose lines first overflow it this frame would read as cut off for one frame.
   const ImGuiWindowFlags still = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
-  return window->ScrollMax.y > 0.0f && (window->Flags & still) != still;
+  return (window->Flags & still) != still;
 }
 
 bool cut_by_window(const ImGuiWindow* window, const ImRect& bb, float slack_y) {
