@@ -629,14 +629,12 @@ void LivePanel::draw_probe_table(const AgentLink& l) {
   // the export button's column as wide as its button. Else (a phone, the column beside the
   // plots) a few lines per peer, its name first and whole.
   const char* headers[] = {"peer", "probes", "direct failed", "indirect ok"};
-  float needed = button_width("export 00000 acks");
-  for (const char* h : headers) needed += ImGui::CalcTextSize(h).x;
-  float widest_name = 0;
+  std::vector<float> widths;
+  for (const char* h : headers) widths.push_back(ImGui::CalcTextSize(h).x);
   for (const auto& [name, m] : l.members())
-    widest_name = std::max(widest_name, ImGui::CalcTextSize(name.c_str()).x);
-  needed += std::max(0.0f, widest_name - ImGui::CalcTextSize(headers[0]).x) +
-            ImGui::GetStyle().CellPadding.x * 10.0f;
-  if (needed > ImGui::GetContentRegionAvail().x) {
+    widths[0] = std::max(widths[0], ImGui::CalcTextSize(name.c_str()).x);
+  widths.push_back(button_width("export 00000 acks"));
+  if (!columns_fit(widths)) {
     for (const auto& [name, m] : l.members()) {
       ImGui::TextWrapped("%s", name.c_str());
       ImGui::Indent();

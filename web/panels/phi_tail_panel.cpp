@@ -674,13 +674,13 @@ void PhiTailPanel::draw_trace_table() {
     std::snprintf(detects, sizeof detects, "%.0f ms", rows[i].detection_mean_ms);
     cells.push_back({detector_name(i), per_hour, wrong, detects});
   }
-  float needed = 0;
+  std::vector<float> widths;
   for (std::size_t c = 0; c < kColumns; ++c) {
-    float widest = ImGui::CalcTextSize(headers[c]).x;
-    for (const auto& row : cells) widest = std::max(widest, ImGui::CalcTextSize(row[c].c_str()).x);
-    needed += widest + ImGui::GetStyle().CellPadding.x * 2.0f;
+    widths.push_back(ImGui::CalcTextSize(headers[c]).x);
+    for (const auto& row : cells)
+      widths.back() = std::max(widths.back(), ImGui::CalcTextSize(row[c].c_str()).x);
   }
-  if (needed > ImGui::GetContentRegionAvail().x) {
+  if (!columns_fit(widths)) {
     // Too narrow for the table: a detector a line, its figures named under it.
     for (std::size_t i = 0; i < cells.size(); ++i) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(detector_color(i)), "%s",

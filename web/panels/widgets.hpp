@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdarg>
+#include <vector>
 
 #include "app/screen.hpp"
 #include "app/shortcuts.hpp"
@@ -48,6 +49,15 @@ inline float button_width(const char* label) {
 inline float toggle_width(const char* label) {  // a checkbox or radio button with its label
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
          ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+// Whether a table fits the width left with each column as wide as its widest cell, heading
+// included (`widths`, in pixels): else a panel lays its rows out as lines, since a narrower column
+// would cut its text.
+inline bool columns_fit(const std::vector<float>& widths) {
+  float needed = 0;
+  for (float w : widths) needed += w + ImGui::GetStyle().CellPadding.x * 2.0f;
+  return needed <= ImGui::GetContentRegionAvail().x;
 }
 
 // Keeps the next widget on the current row if `width` more pixels fit there, else it starts
