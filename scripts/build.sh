@@ -3,6 +3,7 @@
 # Installs missing dependencies first (scripts/setup.sh).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$here/scripts/lib/compiler_cache.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 "$here/scripts/setup.sh"

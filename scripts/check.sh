@@ -8,6 +8,7 @@
 # nlohmann-json, doctest) and clang-format 14.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$here/scripts/lib/compiler_cache.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 build="${VIGIL_CHECK_BUILD:-$here/build-check}"
 
@@ -32,12 +33,9 @@ while (($#)); do
   esac
 done
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-
 echo "[check] build: $build" >&2
 mkdir -p "$build"
-if ! (cd "$here" && cmake --preset check -B "$build" "${launcher[@]}") >"$build/configure.log" 2>&1; then
+if ! (cd "$here" && cmake --preset check -B "$build") >"$build/configure.log" 2>&1; then
   cat "$build/configure.log" >&2
   echo "[check] configuring failed: is a dependency missing? scripts/setup.sh installs them (as root)" >&2
   exit 1

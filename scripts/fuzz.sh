@@ -10,6 +10,7 @@
 # fuzz-artifacts/ (crash reproducers: build-fuzz/bin/TARGET FILE replays one) and fuzz-logs/.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$here/scripts/lib/compiler_cache.sh"
 build="${VIGIL_FUZZ_BUILD:-$here/build-fuzz}"  # another directory: to keep runs apart
 all_targets=(fuzz_datagram fuzz_ws_command fuzz_engine)
 

@@ -18,6 +18,7 @@ packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nloh
           nftables iproute2 openssl  # the multi-host agent test (namespaces, packet loss), the TLS test's certificate
           python3-sphinx mkdocs mkdocs-material  # docs/embedding.md's snippets, built by their generators
           clang libclang-rt-14-dev  # the fuzz targets: clang 14 and its libFuzzer runtime
+          ccache  # compiled objects kept between runs (scripts/lib/compiler_cache.sh)
           clang-format)  # the formatting check (scripts/format.sh; clang-format 14 on bookworm)
 
 need_root() {

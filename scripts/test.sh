@@ -12,6 +12,7 @@
 # one after the other. Logs of the background steps: build/test-logs/.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$here/scripts/lib/compiler_cache.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 logs="$here/build/test-logs"
 
