@@ -52,10 +52,22 @@ run_step() {  # NAME LOG COMMAND... : runs it and keeps its status; its output g
 }
 step_failed() { [[ $(cat "$logs/$1.status" 2>/dev/null || echo 1) != 0 ]]; }
 
-# The CPU-bound steps, in order: the sanitizer build (the foreground needs it next), the browser,
-# unit and CLI tests, then the fuzzer build and the fuzzers.
+# The sanitized unit and CLI tests only need CPU time: at the idle class, beside the browser
+# tests. The sanitized agents run one test at a time and in the foreground: a sanitized agent is
+# several times slower, and two clusters of them side by side can miss the protocol's own
+# deadlines (a kill -9 detected past its bound) through nothing but CPU.
+asan_units() {
+  "${idle[@]}" "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -LE agent --output-on-failure -j"$jobs"
+}
+asan_agents() {
+  "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -L agent --output-on-failure -j1
+}
+
+# The CPU-bound steps, in order: the sanitizer build (the foreground needs it next), the sanitized
+# units, the browser, unit and CLI tests, then the fuzzer build and the fuzzers.
 background() {
   run_step asan-build "$logs/asan-build.log" "${idle[@]}" cmake --build "$here/build-asan" -j"$jobs"
+  step_failed asan-build || run_step asan-units "$logs/asan-units.log" asan_units
   run_step browser "$logs/browser.log" "${idle[@]}" \
     ctest --test-dir "$here/build" -LE agent --output-on-failure -j"$jobs"
   run_step fuzz "$logs/fuzz.log" "${idle[@]}" "$here/scripts/fuzz.sh" --time 60
@@ -88,24 +100,16 @@ if step_failed asan-build; then
   tail -n 60 "$logs/asan-build.log" >&2
   say "the sanitizer build failed"
 else
-  say "unit, CLI and agent tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-  # The agents run one test at a time here: a sanitized agent is several times slower, and two
-  # clusters of them side by side can miss the protocol's own deadlines (a kill -9 detected past
-  # its bound) through nothing but CPU.
-  asan_tests() {
-    local s=0
-    # The units only need CPU time: at the idle class, like the browser tests still running
-    # beside them, the two share the machine instead of the units starving the browser.
-    "${idle[@]}" "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -LE agent --output-on-failure -j"$jobs" || s=1
-    "${sanitizers[@]}" ctest --test-dir "$here/build-asan" -L agent --output-on-failure -j1 || s=1
-    return "$s"
-  }
-  run_step asan - asan_tests
+  say "agent tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+  run_step asan-agents - asan_agents
+  ((${#idle[@]})) || run_step asan-units - asan_units
 fi
 
 if ((${#idle[@]})); then
   say "waiting for the browser tests and the fuzzers"
   wait "$background_pid" || true
+  say "unit and CLI tests under the sanitizers:"
+  [[ -f $logs/asan-units.log ]] && cat "$logs/asan-units.log"
   say "browser, unit and CLI tests (native build):"
   cat "$logs/browser.log"
 else
@@ -115,7 +119,7 @@ say "fuzz targets, 60 s each (scripts/fuzz.sh; longer runs: see CONTRIBUTING.md,
 [[ -f $logs/fuzz.log ]] && grep '^\[fuzz\]' "$logs/fuzz.log" >&2 || true
 
 failed=()
-for step in asan-build browser agents asan fuzz; do
+for step in asan-build browser agents asan-units asan-agents fuzz; do
   step_failed "$step" && failed+=("$step")
 done
 if ((${#failed[@]})); then
