@@ -162,6 +162,10 @@ Result<swim::Address> local_address(const std::string& flag, const std::string& 
 
 }  // namespace
 
+const std::vector<cli::Args::Spec>& agent_option_specs() {
+  return specs();
+}
+
 int run_agent(const std::vector<std::string>& argv) {
   auto fail = [](const std::string& m) {
     std::fprintf(stderr, "vigil agent: %s\n", m.c_str());
