@@ -57,11 +57,11 @@ const std::vector<cli::Args::Spec>& specs() {
       {"profile", true, "lan|wan|local|teaching", "lan"},
       {"probe-interval", true,
        "time between probes, memberlist's ProbeInterval (200ms, 1s); overrides the profile",
-       "the profile's: 1s for lan and local"},
+       "the profile's: 1s for lan and local, 5s for wan"},
       {"probe-timeout", true,
        "wait for a direct ack before asking others, memberlist's ProbeTimeout; at most the "
        "probe interval; overrides the profile",
-       "the profile's: 500ms for lan, 200ms for local"},
+       "the profile's: 500ms for lan, 200ms for local, 3s for wan"},
       {"token-file", true, "file holding the token that authorises commands", "a new random token"},
       {"web", true,
        "directory of the built web app to serve at / ('none' to serve only /v1 and /ws)",
