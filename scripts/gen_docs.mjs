@@ -93,7 +93,13 @@ function main() {
   for (const file of markdownFiles(opts.root)) {
     const name = path.relative(opts.root, file);
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    const found = findBlocks(lines, name);
+    let found;
+    try {
+      found = findBlocks(lines, name);
+    } catch (e) {
+      console.error(e.message);
+      process.exit(1);
+    }
     if (!found.length) continue;
     const staleHere = [];
     // Back to front, so that earlier blocks keep their line numbers while later ones change size.

@@ -9,7 +9,7 @@ namespace vigil::native {
 // One metric family of the agent's /metrics, as its HELP and TYPE lines declare it.
 struct MetricFamily {
   std::string name;
-  std::string type;                 // counter, gauge
+  std::string type;  // counter, gauge
   std::string help;
   std::vector<std::string> labels;  // label names its samples carry, e.g. "state", "type"
 };

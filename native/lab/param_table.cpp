@@ -29,8 +29,8 @@ std::string text_table(const ParamTable& table) {
   for (const auto& o : table.options) {
     std::string left = "  --" + o.name;
     left.resize(std::max<std::size_t>(left.size() + 2, 24), ' ');
-    out += left + std::string(o.param->help) + "\n" + std::string(24, ' ') +
-           "range " + o.param->range_text() + ", default " + o.default_text + ", URL key " +
+    out += left + std::string(o.param->help) + "\n" + std::string(24, ' ') + "range " +
+           o.param->range_text() + ", default " + o.default_text + ", URL key " +
            std::string(o.param->url_key()) + ", page " + page_range_text(*o.param) + "\n";
   }
   return out;
@@ -38,15 +38,24 @@ std::string text_table(const ParamTable& table) {
 
 nlohmann::json json_row(const std::string& command, const cli::Args::Spec& o) {
   const ParamSpec& p = *o.param;
-  return {{"command", command},         {"flag", o.name},
-          {"default", o.default_text},  {"default_value", p.def},
-          {"min", p.min},               {"max", p.max},
-          {"min_open", p.min_open},     {"max_open", p.max_open},
-          {"integer", p.integer},       {"unit", std::string(p.unit)},
-          {"range", p.range_text()},    {"help", std::string(p.help)},
-          {"url_key", p.url_key()},     {"url_alias", std::string(p.alias)},
-          {"page_min", p.view_min},     {"page_max", p.view_max},
-          {"page_percent", p.percent},  {"page_log", p.log}};
+  return {{"command", command},
+          {"flag", o.name},
+          {"default", o.default_text},
+          {"default_value", p.def},
+          {"min", p.min},
+          {"max", p.max},
+          {"min_open", p.min_open},
+          {"max_open", p.max_open},
+          {"integer", p.integer},
+          {"unit", std::string(p.unit)},
+          {"range", p.range_text()},
+          {"help", std::string(p.help)},
+          {"url_key", p.url_key()},
+          {"url_alias", std::string(p.alias)},
+          {"page_min", p.view_min},
+          {"page_max", p.view_max},
+          {"page_percent", p.percent},
+          {"page_log", p.log}};
 }
 
 }  // namespace
@@ -69,7 +78,8 @@ std::string render_params(const std::vector<ParamTable>& tables, ParamFormat for
   std::string out;
   for (const auto& t : tables) {
     if (format == ParamFormat::markdown) {
-      if (headed) out += (out.empty() ? "" : "\n") + std::string("#### `vigil lab ") + t.command + "`\n\n";
+      if (headed)
+        out += (out.empty() ? "" : "\n") + std::string("#### `vigil lab ") + t.command + "`\n\n";
       out += markdown_table(t);
     } else {
       if (headed) out += (out.empty() ? "" : "\n") + std::string("vigil lab ") + t.command + "\n";
