@@ -84,8 +84,8 @@ TEST_CASE("the metrics reference lists every family an agent's /metrics declares
 }
 
 TEST_CASE("an option table in Markdown: one row per option, pipes escaped") {
-  const std::vector<vigil::cli::Args::Spec> specs = {
-      {"mode", true, "push|pull", "push"}, {"quiet", false, "say less", ""}};
+  const std::vector<vigil::cli::Args::Spec> specs = {{"mode", true, "push|pull", "push"},
+                                                     {"quiet", false, "say less", ""}};
   const std::string md = vigil::cli::Args::markdown(specs);
   CHECK(table_rows(md) == specs.size());
   CHECK(md.find("| `--mode VALUE` | push | push\\|pull |") != std::string::npos);
@@ -99,8 +99,8 @@ TEST_CASE("lab parameter tables: one row per ParamSpec of the experiment, none f
   const auto params = vigil::native::param_options_of(*specs);
   REQUIRE(params.size() == p::all.size());
   for (std::size_t i = 0; i < p::all.size(); ++i) CHECK(params[i].param->flag == p::all[i].flag);
-  const std::string md = vigil::native::render_params(
-      {{"retry fleet", params}}, vigil::native::ParamFormat::markdown);
+  const std::string md =
+      vigil::native::render_params({{"retry fleet", params}}, vigil::native::ParamFormat::markdown);
   CHECK(table_rows(md) == p::all.size());
   CHECK(md.find("| `--clients` | 4000 | [1, 1000000] | clients that failed at t = 0 |") !=
         std::string::npos);
