@@ -28,8 +28,9 @@ void print_help() {
       "  serve              serve the web app over HTTP (vigil serve --help)\n"
       "  tune               fit detector settings to a recorded heartbeat trace (vigil tune "
       "--help)\n"
-      "  help [TOPIC]       show this help, or a reference table: vigil help agent|tune|metrics|\n"
-      "                     lab EXPERIMENT [--format text|markdown|json]\n\n"
+      "  help [TOPIC]       show this help, or a reference table: vigil help agent|members|\n"
+      "                     trace|serve|tune|lab EXPERIMENT|metrics [--format "
+      "text|markdown|json]\n\n"
       "exit codes: 0 success, 1 runtime failure, 2 bad command line or parameters\n");
 }
 

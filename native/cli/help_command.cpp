@@ -8,6 +8,8 @@
 #include "agent/metric_catalog.hpp"
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/trace_command.hpp"
+#include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
 #include "lab/tune_cli.hpp"
 
@@ -17,10 +19,13 @@ namespace {
 
 using cli::Args;
 
-constexpr const char* kTopics = "agent, tune, lab EXPERIMENT, metrics";
+constexpr const char* kTopics = "agent, members, trace, serve, tune, lab EXPERIMENT, metrics";
 
 std::optional<std::vector<Args::Spec>> options_of(const std::vector<std::string>& topic) {
   if (topic == std::vector<std::string>{"agent"}) return agent_option_specs();
+  if (topic == std::vector<std::string>{"members"}) return members_option_specs();
+  if (topic == std::vector<std::string>{"trace"}) return trace_option_specs();
+  if (topic == std::vector<std::string>{"serve"}) return serve_option_specs();
   if (topic == std::vector<std::string>{"tune"}) return tune_option_specs();
   if (topic.size() > 1 && topic.front() == "lab")
     return lab_option_specs({topic.begin() + 1, topic.end()});

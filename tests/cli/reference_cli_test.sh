@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reference tables the documentation is generated from: `vigil lab params` prints one row per
 # model parameter of each experiment (as many as its --help shows with a range), `vigil help
-# agent|tune|lab X` one row per option of that command's --help, and `vigil help metrics` one
+# agent|members|trace|serve|tune|lab X` one row per option of that command's --help, and `vigil help metrics` one
 # row per metric family, in every format, with errors for what does not exist.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" "$@"
@@ -49,8 +49,11 @@ run 0 help agent --format markdown && expect_eq "agent options" "$(rows)" "$agen
   expect_in "$out" '| `--name VALUE` | required |' && expect_in "$out" '| `--quiet` |'
 run 0 help agent --format json && json_check "j.length === $agent_options && j.some((o) => o.option === '--join')"
 run 0 help agent && expect_in "$out" "--retry-interval VALUE"
-run 0 tune --help && tune_options=$(grep -c '^  --' "$out")
-run 0 help tune --format markdown && expect_eq "tune options" "$(rows)" "$tune_options"
+for command in tune members trace serve; do
+  run 0 "$command" --help && options=$(grep -c '^  --' "$out")
+  run 0 help "$command" --format markdown && expect_eq "$command options" "$(rows)" "$options" &&
+    expect_in "$out" '| `--help` |  | show this help |'
+done
 run 0 lab retry fleet --help && fleet_options=$(grep -c '^  --' "$out")
 run 0 help lab retry fleet --format markdown && expect_eq "lab retry fleet options" "$(rows)" "$fleet_options" &&
   expect_in "$out" 'none\|fixed\|exponential'
