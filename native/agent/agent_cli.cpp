@@ -185,15 +185,19 @@ void print_agent_help() {
       cli::Args::usage(specs()).c_str(), JoinLimits::kMaxAddressesPerAttempt);
 }
 
-// The member's name, where it listens (protocol and live view) and how it joins.
-Status read_addresses(const cli::Args& args, const std::vector<std::string>& argv,
-                      AgentOptions& o) {
+// The member's name and its protocol address.
+Status read_identity(const cli::Args& args, AgentOptions& o) {
   auto name = args.text("name");
   if (!name || name->empty()) return Error{"missing required option --name"};
   o.name = *name;
   auto bind = local_address("--bind", args.text("bind").value_or(kDefaultBind));
   if (!bind) return bind.error();
   o.bind = *bind;
+  return ok_status();
+}
+
+// The seeds to join through and how often, and how long, to try them.
+Status read_joining(const cli::Args& args, const std::vector<std::string>& argv, AgentOptions& o) {
   auto seeds = joins(argv);
   if (!seeds) return seeds.error();
   o.joins = *seeds;
@@ -203,6 +207,11 @@ Status read_addresses(const cli::Args& args, const std::vector<std::string>& arg
   auto retry_max = args.integer_in("retry-max", 0, 0, 1'000'000);
   if (!retry_max) return retry_max.error();
   o.retry_max = static_cast<int>(*retry_max);
+  return ok_status();
+}
+
+// Where the live view listens, and the URL other machines are told to reach it at.
+Status read_live_view_address(const cli::Args& args, AgentOptions& o) {
   const std::string http_text = args.text("http").value_or(kDefaultHttp);
   auto http = local_address("--http", http_text);
   if (!http) return http.error();
@@ -324,7 +333,9 @@ void choose_web_dir(const cli::Args& args, AgentOptions& o) {
 // prints it and returns the exit code.
 std::optional<int> read_agent_options(const cli::Args& args, const std::vector<std::string>& argv,
                                       AgentOptions& o) {
-  Status s = read_addresses(args, argv, o);
+  Status s = read_identity(args, o);
+  if (s) s = read_joining(args, argv, o);
+  if (s) s = read_live_view_address(args, o);
   if (s) s = read_protocol(args, o);
   if (s) s = read_view(args, argv, o);
   if (s) s = read_gossip_security(args, o);
