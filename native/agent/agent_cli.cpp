@@ -196,7 +196,7 @@ Status read_identity(const cli::Args& args, AgentOptions& o) {
   return ok_status();
 }
 
-// The seeds to join through and how often, and how long, to try them.
+// The members to join through, and how often and how many times to try them.
 Status read_joining(const cli::Args& args, const std::vector<std::string>& argv, AgentOptions& o) {
   auto seeds = joins(argv);
   if (!seeds) return seeds.error();
