@@ -5,6 +5,7 @@
 
 #include "agent/agent_cli.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/help_command.hpp"
 #include "cli/trace_command.hpp"
 #include "http/serve_cli.hpp"
 #include "lab/lab_cli.hpp"
@@ -27,7 +28,9 @@ void print_help() {
       "  serve              serve the web app over HTTP (vigil serve --help)\n"
       "  tune               fit detector settings to a recorded heartbeat trace (vigil tune "
       "--help)\n"
-      "  help               show this help\n\n"
+      "  help [TOPIC]       show this help, or a reference table: vigil help agent|members|\n"
+      "                     trace|serve|tune|lab EXPERIMENT|metrics [--format "
+      "text|markdown|json]\n\n"
       "exit codes: 0 success, 1 runtime failure, 2 bad command line or parameters\n");
 }
 
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = args.front();
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "help" && !rest.empty()) return vigil::native::run_help(rest);
   if (command == "help" || command == "--help" || command == "-h") {
     print_help();
     return vigil::cli::kOk;

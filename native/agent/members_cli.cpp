@@ -44,7 +44,7 @@ Result<std::set<std::string>> statuses(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-int run_members(const std::vector<std::string>& argv) {
+const std::vector<cli::Args::Spec>& members_option_specs() {
   static const std::vector<cli::Args::Spec> specs = {
       {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
       {"format", true, "table|json", "table"},
@@ -52,6 +52,11 @@ int run_members(const std::vector<std::string>& argv) {
        "only members in these states: alive|suspect|dead|left (repeat or comma list)", "all"},
       {"help", false, "show this help", ""},
   };
+  return specs;
+}
+
+int run_members(const std::vector<std::string>& argv) {
+  const auto& specs = members_option_specs();
   auto fail = [](int code, const std::string& m) {
     std::fprintf(stderr, "vigil members: %s\n", m.c_str());
     return code;

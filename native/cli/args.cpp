@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace vigil::cli {
 
@@ -114,6 +115,24 @@ std::string Args::usage(const std::vector<Spec>& specs) {
     out += left + s.help;
     if (!s.default_text.empty()) out += " (default: " + s.default_text + ")";
     out += "\n";
+  }
+  return out;
+}
+
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out;
+}
+
+std::string Args::markdown(const std::vector<Spec>& specs) {
+  std::string out = "| Option | Default | Meaning |\n|---|---|---|\n";
+  for (const auto& s : specs) {
+    out += "| `--" + s.name + (s.takes_value ? " VALUE" : "") + "` | " +
+           markdown_cell(s.default_text) + " | " + markdown_cell(s.help) + " |\n";
   }
   return out;
 }

@@ -4,8 +4,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <vigil/base/param_spec.hpp>
 #include <vigil/base/result.hpp>
 
 namespace vigil::cli {
@@ -20,6 +22,9 @@ class Args {
     bool takes_value = true;
     std::string help;
     std::string default_text;  // shown in --help
+    // The model parameter behind the option, when there is one (lab::params prints its table);
+    // it points into a table of static storage.
+    const ParamSpec* param = nullptr;
   };
 
   static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<Spec>& specs);
@@ -42,10 +47,15 @@ class Args {
   const std::vector<std::string>& positional() const { return positional_; }
 
   static std::string usage(const std::vector<Spec>& specs);
+  // The same options as a Markdown table (option, default, meaning), for the reference pages.
+  static std::string markdown(const std::vector<Spec>& specs);
 
  private:
   std::map<std::string, std::string> values_;
   std::vector<std::string> positional_;
 };
+
+// `text` fit for one cell of a Markdown table: pipes escaped, line breaks turned into spaces.
+std::string markdown_cell(std::string_view text);
 
 }  // namespace vigil::cli

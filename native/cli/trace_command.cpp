@@ -14,13 +14,18 @@
 
 namespace vigil::native {
 
-int run_trace(const std::vector<std::string>& argv) {
+const std::vector<cli::Args::Spec>& trace_option_specs() {
   static const std::vector<cli::Args::Spec> specs = {
       {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
       {"peer", true, "the member whose acks to fetch (required)", ""},
       {"timeout", true, "give up after this long (ms, s, m)", "10s"},
       {"help", false, "show this help", ""},
   };
+  return specs;
+}
+
+int run_trace(const std::vector<std::string>& argv) {
+  const auto& specs = trace_option_specs();
   auto fail = [](int code, const std::string& m) {
     std::fprintf(stderr, "vigil trace: %s\n", m.c_str());
     return code;

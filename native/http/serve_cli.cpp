@@ -39,6 +39,10 @@ const std::vector<cli::Args::Spec>& specs() {
 
 }  // namespace
 
+const std::vector<cli::Args::Spec>& serve_option_specs() {
+  return specs();
+}
+
 int run_serve(const std::vector<std::string>& argv) {
   auto args = cli::Args::parse(argv, specs());
   if (!args) {

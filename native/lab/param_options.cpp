@@ -4,7 +4,7 @@ namespace vigil::native {
 
 cli::Args::Spec option(const ParamSpec& p) {
   return {std::string(p.flag), true, std::string(p.help) + ", in " + p.range_text(),
-          p.default_text()};
+          p.default_text(), &p};
 }
 
 std::optional<double> ParamReader::value(const ParamSpec& p) {

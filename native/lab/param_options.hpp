@@ -12,7 +12,8 @@
 
 namespace vigil::native {
 
-// A parameter as --help shows it: its help, range and default, from its ParamSpec.
+// A parameter as --help shows it: its help, range and default, from its ParamSpec. The option
+// keeps a pointer to `p`, so `p` must be one of the core's tables (static storage).
 cli::Args::Spec option(const ParamSpec& p);
 
 template <std::size_t N>

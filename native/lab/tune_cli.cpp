@@ -50,6 +50,10 @@ void print_help() {
 
 }  // namespace
 
+const std::vector<Args::Spec>& tune_option_specs() {
+  return specs();
+}
+
 int run_tune(const std::vector<std::string>& argv) {
   auto parsed = Args::parse(argv, specs());
   auto fail = [](const Error& e, int code) {
