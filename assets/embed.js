@@ -356,7 +356,7 @@
   // and out of reach of the page's iframe styles. Elements that cannot have one hold it directly.
   function holderOf(el) {
     if (roots.has(el)) return roots.get(el);
-    let root = el;
+    let root;
     try {
       root = el.attachShadow({ mode: 'open' });
     } catch {

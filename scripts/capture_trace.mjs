@@ -352,7 +352,7 @@ async function main() {
   let pausedMs = 0;
   let nextReport = started + 60000;
   let suspectSightings = 0;
-  let notAlive = [];
+  const notAlive = [];
   for (;;) {
     for (const a of agents) if (!a.alive) throw new Error(`${a.name} exited (${a.exit}):\n${a.log}`);
     const now = Date.now();

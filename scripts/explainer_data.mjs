@@ -72,7 +72,7 @@ async function main() {
       try {
         ({ stdout } = await run(vigil, args, { maxBuffer: 64 << 20 }));
       } catch (e) {
-        throw new Error(`vigil ${args.join(' ')} failed: ${e.stderr || e.message}`);
+        throw new Error(`vigil ${args.join(' ')} failed: ${e.stderr || e.message}`, { cause: e });
       }
       // As a reader would type it next to the page: the trace is served from traces/.
       const command = `vigil ${shown.map((a) => a.replace(/^assets\//, '')).join(' ')}`;

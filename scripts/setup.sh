@@ -19,7 +19,8 @@ packages=(cmake g++ make pkg-config emscripten libwebsockets-dev libssl-dev nloh
           python3-sphinx mkdocs mkdocs-material  # docs/embedding.md's snippets, built by their generators
           clang libclang-rt-14-dev  # the fuzz targets: clang 14 and its libFuzzer runtime
           ccache  # compiled objects kept between runs (scripts/lib/compiler_cache.sh)
-          clang-format)  # the formatting check (scripts/format.sh; clang-format 14 on bookworm)
+          clang-format  # the formatting check (scripts/format.sh; clang-format 14 on bookworm)
+          clang-tidy)  # the static analysis of scripts/check.sh (.clang-tidy; clang-tidy 14 on bookworm)
 
 need_root() {
   if [[ $(id -u) -ne 0 ]]; then
@@ -87,13 +88,14 @@ fi
 
 # 3. Node modules for the browser and agent tests (playwright-core drives Debian's chromium; ws
 #    speaks to agents; @mdx-js/mdx and React render the Docusaurus snippet of docs/embedding.md). Installed again whenever a package of the lock file is missing.
-node_packages=$(node -e 'console.log(Object.keys(require(process.argv[1]).dependencies).join(" "))' \
-  "$here/tests/package.json")
+#    The devDependencies (ESLint, for scripts/check.sh) count as well: npm ci installs both kinds.
+node_packages=$(node -e 'const p = require(process.argv[1]);
+  console.log(Object.keys({ ...p.dependencies, ...p.devDependencies }).join(" "))' "$here/tests/package.json")
 missing_node=0
 for p in $node_packages; do [[ -d $here/tests/node_modules/$p ]] || missing_node=1; done
 if ((missing_node)); then
   log "npm ci in tests"
-  (cd "$here/tests" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$here/tests" && npm ci --include=dev --no-audit --no-fund --loglevel=error)
 fi
 
 log "ready"

@@ -109,7 +109,8 @@ Result<SpreadResult> spread(const SpreadOptions& o, Rng& rng) {
             if (state[i] == kInformed && state[t] == kUninformed) {
               if (arrives()) learn(t);
             } else if (state[t] == kInformed && state[i] == kUninformed) {
-              if (arrives() && arrives()) learn(i);
+              // A pull crosses the lossy link twice, request and answer: two independent draws.
+              if (arrives() && arrives()) learn(i);  // NOLINT(misc-redundant-expression)
             }
           }
         }

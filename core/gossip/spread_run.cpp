@@ -68,7 +68,8 @@ bool SpreadRun::step() {
           if (knew(i) && learned[t] == kNever) {
             if (arrives()) learn(t);
           } else if (knew(t) && learned[i] == kNever) {
-            if (arrives() && arrives()) learn(i);
+            // A pull crosses the lossy link twice, request and answer: two independent draws.
+            if (arrives() && arrives()) learn(i);  // NOLINT(misc-redundant-expression)
           }
         }
       }

@@ -647,7 +647,7 @@ void Agent::flush_packets(Millis at) {
   if (!packets_.active()) return;
   for (auto& [client, batch] :
        packets_.flush(at, [this](LwsHost::ClientId c) { return http_->queued_bytes(c); }))
-    http_->send(client, std::move(batch));
+    http_->send(client, batch);
 }
 
 void Agent::log_auth_reports(Millis at) {

@@ -292,13 +292,10 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   impl.protocols[1] = {kFilesProtocol, &LwsCallbacks::files, sizeof(FileSession), 0, 0, nullptr, 0};
   std::size_t next = 2;
   if (!options.ws_protocol.empty())
-    impl.protocols[next++] = {host->options_.ws_protocol.c_str(),
-                              &LwsCallbacks::ws,
-                              sizeof(Client*),
-                              16 * 1024,
-                              0,
-                              nullptr,
-                              0};
+    impl.protocols[next++] = {host->options_.ws_protocol.c_str(), &LwsCallbacks::ws,
+                              // Each WebSocket's session data is a pointer to its Client.
+                              sizeof(Client*),  // NOLINT(bugprone-sizeof-expression)
+                              16 * 1024, 0, nullptr, 0};
   impl.protocols[next++] = {kRawProtocol, &LwsCallbacks::raw, 0, 0, 0, nullptr, 0};
 
   lws_set_log_level(LLL_ERR, &emit_lws_log);
@@ -368,7 +365,7 @@ Result<std::unique_ptr<LwsHost>> LwsHost::create(const Options& options, Handler
   auto timer = WakeTimer::open();
   if (!timer) return timer.error();
   impl.wake.host = host.get();
-  impl.wake.timer = std::move(*timer);
+  impl.wake.timer = *timer;
   if (!host->adopt(impl.wake.timer->fd(), &impl.wake))
     return Error{"cannot watch the wake-up timer"};
   return host;
@@ -939,7 +936,7 @@ int LwsCallbacks::ws(::lws* wsi, lws_callback_reasons reason, void* user, void* 
   }
 }
 
-void LwsHost::send(ClientId id, std::string message) {
+void LwsHost::send(ClientId id, const std::string& message) {
   auto it = clients_.find(id);
   if (it == clients_.end()) return;
   Client* client = it->second;

@@ -159,7 +159,7 @@ class LwsHost {
   void wake_after(Millis delay);
   void wake_at(std::chrono::steady_clock::time_point at);
 
-  void send(ClientId client, std::string message);
+  void send(ClientId client, const std::string& message);
   void broadcast(const std::string& message);
   void close_client(ClientId client);
   std::size_t clients() const { return clients_.size(); }

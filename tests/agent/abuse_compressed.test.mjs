@@ -68,7 +68,7 @@ for (let i = 0; i < kBombs; ++i) {
   await new Promise((r) => setTimeout(r, 100));  // pacing the attack: ten datagrams a second
 }
 const bombsEnd = Date.now();
-let mBombs = null;
+let mBombs;
 try {
   mBombs = await waitFor(async () => {
     const m = await metrics(a, 20000);

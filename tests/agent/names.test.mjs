@@ -2,7 +2,7 @@
 // and leaves nothing behind) and both sides report the conflict; an agent killed and restarted at
 // its own address rejoins above its old incarnation; `vigil members` lists the agent itself and
 // filters by status.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Cluster, check, freePort, getJson, httpGet, installCleanup, parseArgs, waitFor } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2));

@@ -102,7 +102,7 @@ await viewer.next((m) => m.type === 'ok' && m.command === 'unblock', 3000, 'unbl
 // Events when a member dies.
 const eventsBefore = viewer.messages.length;
 cluster.byName('agent-3').child.kill('SIGKILL');
-await viewer.next((m, i) => m.type === 'event' && m.kind === 'suspect' && m.member === 'agent-3', 15000, 'suspect event');
+await viewer.next((m) => m.type === 'event' && m.kind === 'suspect' && m.member === 'agent-3', 15000, 'suspect event');
 await viewer.next((m) => m.type === 'event' && m.kind === 'dead' && m.member === 'agent-3', 25000, 'dead event');
 check(viewer.messages.length > eventsBefore, 'a viewer receives suspect, then dead events when a member dies');
 

@@ -36,7 +36,7 @@ TEST_CASE("phi params: every default lies in its range and in its slider's range
 TEST_CASE("phi params: the formula refuses through the table's checks") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  auto refused = [](Result<double> r) {
+  auto refused = [](const Result<double>& r) {
     REQUIRE_FALSE(r.ok());
     return r.error().message;
   };
@@ -60,7 +60,7 @@ TEST_CASE("phi params: the formula refuses through the table's checks") {
 }
 
 TEST_CASE("phi params: the heartbeat stream refuses through the table's checks") {
-  auto refused = [](sim::HeartbeatConfig c) {
+  auto refused = [](const sim::HeartbeatConfig& c) {
     auto s = c.validate();
     REQUIRE_FALSE(s.ok());
     return s.error().message;

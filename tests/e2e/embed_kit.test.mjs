@@ -143,7 +143,7 @@ try {
     && window.heard.some((m) => m.type === 'vigil:visibility' && m.visible === false), null, { timeout: 10000, polling: 50 });
   const asleep = await near.evaluate(() => window.vigil.frames());
   check((await stats()).live === 2, `off screen the near demo is told it is hidden and sleeps (at frame ${asleep}), still loaded`);
-  const paramsBefore = await page.evaluate(() => heard.filter((h) => h.from === 'near' && h.data.type === 'vigil:params').map((h) => h.data.query));
+  const paramsBefore = await page.evaluate(() => window.heard.filter((h) => h.from === 'near' && h.data.type === 'vigil:params').map((h) => h.data.query));
   check(paramsBefore.length >= 1 && paramsBefore.every((q) => q.includes('mean=1000') && q.includes('std=50')),
         `it reported its parameters to the page (${paramsBefore.at(-1)})`);
 
@@ -162,7 +162,7 @@ try {
   check(s.everLoaded === 3 && s.live === 1 && s.maxLive === 2, `one demo alive now, never more than two (${JSON.stringify(s)})`);
 
   // 5. Back at the top: the near demo comes back from the last parameters it reported.
-  const lastQuery = await page.evaluate(() => heard.filter((h) => h.from === 'near' && h.data.type === 'vigil:params').at(-1).data.query);
+  const lastQuery = await page.evaluate(() => window.heard.filter((h) => h.from === 'near' && h.data.type === 'vigil:params').at(-1).data.query);
   await page.evaluate(() => window.scrollTo(0, 0));
   const back = await running('near');
   const backSrc = new URL((await frameInfo('near')).src);

@@ -53,7 +53,7 @@ inline double exact_expected_rounds(const SpreadOptions& o) {
       // Binomial(rest, pull) more, by the multiplicative recurrence on its terms.
       double term = std::pow(1.0 - pull, rest);
       for (int j = 0; j <= rest; ++j) {
-        row[static_cast<std::size_t>(k + j)] += reached[k] * term;
+        row[static_cast<std::size_t>(k) + static_cast<std::size_t>(j)] += reached[k] * term;
         term *= (rest - j) / (j + 1.0) * pull / (1.0 - pull);
       }
     }

@@ -20,7 +20,9 @@ TEST_CASE("the engine's probe failure rate is within 3 sigma of the formula") {
     double loss;
     int k;
   };
-  for (auto [loss, k] : {Case{0.05, 0}, Case{0.20, 0}, Case{0.20, 3}, Case{0.10, 1}}) {
+  for (const Case c : {Case{0.05, 0}, Case{0.20, 0}, Case{0.20, 3}, Case{0.10, 1}}) {
+    const double loss = c.loss;
+    const int k = c.k;
     CAPTURE(loss);
     CAPTURE(k);
     SwimProbeOptions o;

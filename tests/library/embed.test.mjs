@@ -100,7 +100,7 @@ const joinedAt = Date.now();
 try {
   await waitFor(() => sees(a, b, 'joined') && sees(b, a, 'joined'), 5000, 'a and b to see each other join', 25);
 } catch (e) {
-  throw new Error(`${e.message}\n--- a\n${a.log}--- b\n${b.log}`);
+  throw new Error(`${e.message}\n--- a\n${a.log}--- b\n${b.log}`, { cause: e });
 }
 check(true, `a and b see each other alive ${Date.now() - joinedAt} ms after b started`);
 

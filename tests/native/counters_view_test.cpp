@@ -149,7 +149,7 @@ TEST_CASE("an agent's /metrics has every counter of the list once, beside its ot
                                                 false, {}};
   const Exposition e = parse(vigil::native::metrics_text(context));
   // A family written twice (the list's counters and another block) is invalid exposition.
-  for (const auto& [family, lines] : e.type_lines) CHECK_MESSAGE(lines == 1, family);
+  for (const auto& type_line : e.type_lines) CHECK_MESSAGE(type_line.second == 1, type_line.first);
   for_each_counter(node->counters(), [&](const CounterInfo& info, const auto&) {
     const std::string metric(info.metric);
     CHECK_MESSAGE(e.types.count(metric) == 1, metric);

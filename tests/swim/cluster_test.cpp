@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include <vigil/sim/swim_cluster.hpp>
 
@@ -9,7 +10,6 @@
 
 using vigil::Millis;
 using namespace vigil::sim;
-using vigil::Rng;
 using vigil::swim::EventKind;
 using vigil::swim::MemberState;
 
@@ -19,7 +19,7 @@ SwimCluster cluster(std::size_t n, vigil::swim::Config config = vigil::swim::Con
                     std::uint32_t seed = 1) {
   ClusterOptions o;
   o.nodes = n;
-  o.config = config;
+  o.config = std::move(config);
   o.seed = seed;
   return SwimCluster::create(o).value();
 }
@@ -258,7 +258,8 @@ TEST_CASE("the same seed replays the same run") {
 
 namespace {
 // Crash one member just before a round boundary and count rounds until someone suspects it.
-double rounds_to_first_suspicion(vigil::swim::Config config, std::size_t n, std::uint32_t seed) {
+double rounds_to_first_suspicion(const vigil::swim::Config& config, std::size_t n,
+                                 std::uint32_t seed) {
   auto c = cluster(n, config, seed);
   const Millis period = config.probe_interval;
   c.run_until(period * 3 - Millis{1});

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <utility>
+
 #include <vigil/base/rng.hpp>
 #include <vigil/sim/swim_cluster.hpp>
 #include <vigil/swim/node.hpp>
@@ -16,7 +18,8 @@ using vigil::swim::testing::ip;
 namespace {
 
 Node started(const std::string& name, int i, Config config = Config::lan()) {
-  auto n = Node::create(config, name, addr(i), vigil::Rng(static_cast<std::uint64_t>(i))).value();
+  auto n = Node::create(std::move(config), name, addr(i), vigil::Rng(static_cast<std::uint64_t>(i)))
+               .value();
   n.start(Millis{0});
   n.outbox().clear();
   return n;
@@ -119,8 +122,10 @@ TEST_CASE("a cluster started at once through one seed agrees as fast as memberli
   // One seed under the sanitizers (see support/sanitized.hpp), three in the ordinary build.
   const std::uint64_t seeds = vigil::test::kSanitized ? 1 : 3;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const auto [quiet_at, quiet_datagrams] = run(Millis{2000}, seed);
-    const auto [loud_at, loud_datagrams] = run(Millis{0}, seed);
+    const auto quiet = run(Millis{2000}, seed);
+    const auto loud = run(Millis{0}, seed);
+    const auto quiet_at = quiet.first, loud_at = loud.first;
+    const auto quiet_datagrams = quiet.second, loud_datagrams = loud.second;
     INFO("seed " << seed << ": agreed at " << quiet_at.count() << " ms (" << quiet_datagrams
                  << " datagrams by 30 s) against " << loud_at.count() << " ms (" << loud_datagrams
                  << ")");

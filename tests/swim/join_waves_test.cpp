@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vigil/sim/swim_cluster.hpp>
@@ -48,7 +49,7 @@ struct Growth {
 Growth grow(std::size_t nodes, std::uint32_t seed, vigil::swim::Config config) {
   ClusterOptions o;
   o.nodes = nodes;
-  o.config = config;
+  o.config = std::move(config);
   o.static_membership = false;
   o.started = 3;
   o.join_seeds = 3;

@@ -78,8 +78,10 @@ TEST_CASE("lzw bounds its output") {
 TEST_CASE("lzw round-trips data that fills the table and starts over") {
   // Random bytes define a new code for almost every input byte, so 20,000 of them pass code
   // 4095 several times; a small alphabet exercises long matches and the code == next case.
-  for (const auto& [n, alphabet] : std::vector<std::pair<std::size_t, int>>{
+  for (const auto& size_alphabet : std::vector<std::pair<std::size_t, int>>{
            {1, 256}, {2, 256}, {255, 2}, {4096, 256}, {20000, 256}, {50000, 3}, {200000, 17}}) {
+    const std::size_t n = size_alphabet.first;
+    const int alphabet = size_alphabet.second;
     const Bytes in = random_bytes(n, static_cast<std::uint32_t>(n * 31 + alphabet), alphabet);
     const Bytes packed = lzw_compress(in);
     const auto out = lzw_decompress(packed, in.size());

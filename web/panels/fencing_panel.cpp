@@ -368,10 +368,30 @@ void FencingPanel::draw_sentence() {
   ImGui::PopStyleColor();
 }
 
+// Where the lanes are on screen this frame, and the sizes every lane's marks share.
+struct FencingPanel::LaneView {
+  ImDrawList* dl;
+  double now;     // simulated ms
+  float font;     // font size, px
+  float lane_px;  // one lane's height
+  float left;     // the plot's left edge (time 0)
+  float right;    // the plot's right edge
+  float dot;      // a write's radius
+  bool sparse;    // writes far enough apart for a line each
+  ImVec2 at(double t, int lane) const { return plot::to_screen(t, lane_y(lane)); }
+};
+
+// Write labels are skipped where they would touch the previous one on their lane, as drawn
+// (clamped to the plot), or the stale write's, which is always drawn.
+struct FencingPanel::WriteLabels {
+  float last_right[kLanes] = {-1e9f, -1e9f, -1e9f, -1e9f};
+  float stale_from = 1e9f;
+  float stale_to = -1e9f;
+};
+
 void FencingPanel::draw_lanes(float height) {
   if (!ok_) return;
   const double end = static_cast<double>(run_.end.count());
-  const double now = sim_ms_;
   plot::Axis x{0, end + interval_ms_ * 0.6, "simulated time (ms)"};
   plot::Axis y{0, static_cast<double>(kLanes), ""};
   y.index_ticks = true;
@@ -379,26 +399,37 @@ void FencingPanel::draw_lanes(float height) {
   plot::Options options;
   options.legend = false;
   if (!plot::begin("lanes", ImVec2(-1, height), x, y, options)) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float font = ImGui::GetFontSize();
-  const float lane_px = std::abs(plot::to_screen(0, 1).y - plot::to_screen(0, 0).y);
-  const float left = plot::to_screen(0, 0).x, right = plot::to_screen(x.max, 0).x;
+  LaneView v;
+  v.dl = ImGui::GetWindowDrawList();
+  v.now = sim_ms_;
+  v.font = ImGui::GetFontSize();
+  v.lane_px = std::abs(plot::to_screen(0, 1).y - plot::to_screen(0, 0).y);
+  v.left = plot::to_screen(0, 0).x;
+  v.right = plot::to_screen(x.max, 0).x;
   // Writes come every interval: with many to a pixel, smaller dots and no per-write lines.
   const float spacing = plot::to_screen(interval_ms_, 0).x - plot::to_screen(0, 0).x;
-  const float dot =
-      std::max(1.5f, std::min(std::clamp(lane_px * 0.16f, 3.0f, font * 0.38f), spacing * 0.4f));
-  const bool sparse = spacing > font * 0.5f;
-  auto at = [&](double t, int lane) { return plot::to_screen(t, lane_y(lane)); };
+  v.dot =
+      std::max(1.5f, std::min(std::clamp(v.lane_px * 0.16f, 3.0f, v.font * 0.38f), spacing * 0.4f));
+  v.sparse = spacing > v.font * 0.5f;
   for (int i = 1; i < kLanes; ++i) plot::hline("", i, plot::palette().grid, 1.0f);
 
-  // Leases on the issuer lane, as known now: held up to now, the rest of the term faint.
+  draw_leases(v);
+  draw_leader_lives(v);
+  draw_highest_token(v);
+  draw_lane_events(v);
+  plot::vline("", v.now, plot::colors::with_alpha(plot::palette().yellow, 170), 1.0f);
+  if (plot::hovered()) draw_lane_tooltip(v);
+  plot::end();
+}
+
+// Leases on the issuer lane, as known now: held up to now, the rest of the term faint.
+void FencingPanel::draw_leases(const LaneView& v) const {
   struct Term {
     Token token;
     Actor holder;
     double from, until;
   };
   std::vector<Term> terms;
-  double pause_at = -1, wake_at = -1, stepped_down = -1;
   for (std::size_t i = 0; i < shown_; ++i) {
     const Event& e = run_.events[i];
     const double t = static_cast<double>(e.at.count());
@@ -408,7 +439,34 @@ void FencingPanel::draw_lanes(float height) {
     } else if (e.action == Action::renew && e.outcome == Outcome::renewed) {
       for (auto& term : terms)
         if (term.token == e.token) term.until = t + lease_ms_;
-    } else if (e.action == Action::pause) {
+    }
+  }
+  const float bar = v.lane_px * 0.26f;
+  for (const auto& term : terms) {
+    const ImU32 c = actor_color(term.holder);
+    const ImVec2 a = v.at(term.from, 0), held = v.at(std::min(term.until, v.now), 0),
+                 b = v.at(term.until, 0);
+    v.dl->AddRectFilled(ImVec2(a.x, a.y - bar), ImVec2(std::max(a.x + 1, held.x), a.y + bar),
+                        plot::colors::with_alpha(c, 150));
+    if (term.until > v.now)
+      v.dl->AddRectFilled(ImVec2(held.x, a.y - bar), ImVec2(b.x, a.y + bar),
+                          plot::colors::with_alpha(c, 45));
+    // "lease 41" where it fits, else "41", else nothing.
+    const float room = b.x - a.x - v.font * 0.9f;
+    std::string name = format("lease %llu", static_cast<unsigned long long>(term.token));
+    if (ImGui::CalcTextSize(name.c_str()).x > room) name = name.substr(6);
+    if (ImGui::CalcTextSize(name.c_str()).x <= room)
+      plot::put_text(v.dl, ImVec2(a.x + v.font * 0.7f, a.y - v.font * 0.5f), ink(), name.c_str());
+  }
+}
+
+// The leaders' lives: leading, frozen, leading again (in its own mind), stepped down.
+void FencingPanel::draw_leader_lives(const LaneView& v) const {
+  double pause_at = -1, wake_at = -1, stepped_down = -1;
+  for (std::size_t i = 0; i < shown_; ++i) {
+    const Event& e = run_.events[i];
+    const double t = static_cast<double>(e.at.count());
+    if (e.action == Action::pause) {
       pause_at = t;
     } else if (e.action == Action::wake) {
       wake_at = t;
@@ -416,37 +474,19 @@ void FencingPanel::draw_lanes(float height) {
       stepped_down = t;
     }
   }
-  const float bar = lane_px * 0.26f;
-  for (const auto& term : terms) {
-    const ImU32 c = actor_color(term.holder);
-    const ImVec2 a = at(term.from, 0), held = at(std::min(term.until, now), 0),
-                 b = at(term.until, 0);
-    dl->AddRectFilled(ImVec2(a.x, a.y - bar), ImVec2(std::max(a.x + 1, held.x), a.y + bar),
-                      plot::colors::with_alpha(c, 150));
-    if (term.until > now)
-      dl->AddRectFilled(ImVec2(held.x, a.y - bar), ImVec2(b.x, a.y + bar),
-                        plot::colors::with_alpha(c, 45));
-    // "lease 41" where it fits, else "41", else nothing.
-    const float room = b.x - a.x - font * 0.9f;
-    std::string name = format("lease %llu", static_cast<unsigned long long>(term.token));
-    if (ImGui::CalcTextSize(name.c_str()).x > room) name = name.substr(6);
-    if (ImGui::CalcTextSize(name.c_str()).x <= room)
-      plot::put_text(dl, ImVec2(a.x + font * 0.7f, a.y - font * 0.5f), ink(), name.c_str());
-  }
-
-  // The leaders' lives: leading, frozen, leading again (in its own mind), stepped down.
-  const float life = std::max(2.0f, lane_px * 0.06f);
+  const double now = v.now;
+  const float life = std::max(2.0f, v.lane_px * 0.06f);
   auto life_line = [&](int lane, double from, double to, ImU32 c) {
     if (to <= from) return;
-    dl->AddLine(at(from, lane), at(to, lane), plot::colors::with_alpha(c, 140), life);
+    v.dl->AddLine(v.at(from, lane), v.at(to, lane), plot::colors::with_alpha(c, 140), life);
   };
   const double old_until = stepped_down >= 0 ? stepped_down : now;
   if (pause_at >= 0) {
     life_line(1, 0, pause_at, old_color());
     const double frozen_to = wake_at >= 0 ? wake_at : now;
-    const ImVec2 a = at(pause_at, 1), b = at(frozen_to, 1);
-    dl->AddRectFilled(ImVec2(a.x, a.y - lane_px * 0.42f), ImVec2(b.x, b.y + lane_px * 0.42f),
-                      frozen_color());
+    const ImVec2 a = v.at(pause_at, 1), b = v.at(frozen_to, 1);
+    v.dl->AddRectFilled(ImVec2(a.x, a.y - v.lane_px * 0.42f), ImVec2(b.x, b.y + v.lane_px * 0.42f),
+                        frozen_color());
     const char* text = wake_at >= 0 ? "frozen (GC pause)" : "frozen (GC pause)...";
     // The write the old leader makes on waking is labelled centred on the band's right end, at
     // the same height on a narrow lane: the caption needs half that label's width more room.
@@ -454,88 +494,64 @@ void FencingPanel::draw_lanes(float height) {
     if (wake_at >= 0 && run_.wake_write < run_.events.size())
       room += ImGui::CalcTextSize(run_.events[run_.wake_write].value.c_str()).x * 0.5f + 4;
     if (b.x - a.x > room)
-      plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1), plot::palette().ink, text);
+      plot::put_text(v.dl, ImVec2(a.x + 4, a.y - v.lane_px * 0.42f + 1), plot::palette().ink, text);
     if (wake_at >= 0) life_line(1, wake_at, old_until, old_color());
   } else {
     life_line(1, 0, now, old_color());
   }
   if (run_.handover && now >= static_cast<double>(run_.handover_at.count()))
     life_line(2, static_cast<double>(run_.handover_at.count()), now, new_color());
+}
 
-  // The highest token the resource has seen, as a band on its lane.
-  {
-    Token highest = 0;
-    double since = 0;
-    auto band = [&](double to) {
-      if (highest == 0 || to <= since) return;
-      const ImU32 c = highest == run_.old_token ? old_color() : new_color();
-      const ImVec2 a = at(since, kResourceLane), b = at(to, kResourceLane);
-      dl->AddRectFilled(ImVec2(a.x, a.y - lane_px * 0.42f), ImVec2(b.x, b.y + lane_px * 0.42f),
+// The highest token the resource has seen, as a band on its lane.
+void FencingPanel::draw_highest_token(const LaneView& v) const {
+  Token highest = 0;
+  double since = 0;
+  auto band = [&](double to) {
+    if (highest == 0 || to <= since) return;
+    const ImU32 c = highest == run_.old_token ? old_color() : new_color();
+    const ImVec2 a = v.at(since, kResourceLane), b = v.at(to, kResourceLane);
+    v.dl->AddRectFilled(ImVec2(a.x, a.y - v.lane_px * 0.42f), ImVec2(b.x, b.y + v.lane_px * 0.42f),
                         plot::colors::with_alpha(c, 40));
-      const std::string s = format("highest %llu", static_cast<unsigned long long>(highest));
-      if (b.x - a.x > ImGui::CalcTextSize(s.c_str()).x + 8)
-        plot::put_text(dl, ImVec2(a.x + 4, a.y - lane_px * 0.42f + 1),
-                       plot::colors::with_alpha(c, 230), s.c_str());
-    };
-    for (std::size_t i = 0; i < shown_; ++i) {
-      const Event& e = run_.events[i];
-      if (e.highest != highest) {
-        band(static_cast<double>(e.at.count()));
-        highest = e.highest;
-        since = static_cast<double>(e.at.count());
-      }
+    const std::string s = format("highest %llu", static_cast<unsigned long long>(highest));
+    if (b.x - a.x > ImGui::CalcTextSize(s.c_str()).x + 8)
+      plot::put_text(v.dl, ImVec2(a.x + 4, a.y - v.lane_px * 0.42f + 1),
+                     plot::colors::with_alpha(c, 230), s.c_str());
+  };
+  for (std::size_t i = 0; i < shown_; ++i) {
+    const Event& e = run_.events[i];
+    if (e.highest != highest) {
+      band(static_cast<double>(e.at.count()));
+      highest = e.highest;
+      since = static_cast<double>(e.at.count());
     }
-    band(now);
   }
+  band(v.now);
+}
 
-  // Events: writes travel down to the resource, renewals tick, refusals cross.
-  // Write labels are skipped where they would touch the previous one on their lane, as drawn
-  // (clamped to the plot), or the stale write's, which is always drawn.
-  float last_label_right[kLanes] = {-1e9f, -1e9f, -1e9f, -1e9f};
-  float stale_from = 1e9f, stale_to = -1e9f;
+// Events: writes travel down to the resource, renewals tick, refusals cross.
+void FencingPanel::draw_lane_events(const LaneView& v) const {
+  WriteLabels labels;
   if (run_.stale_write && run_.wake_write < shown_) {
     const Event& e = run_.events[run_.wake_write];
     const float w = ImGui::CalcTextSize(e.value.c_str()).x;
-    stale_from =
-        label_left(at(static_cast<double>(e.at.count()), lane_of(e.actor)).x, w, left, right);
-    stale_to = stale_from + w;
+    labels.stale_from =
+        label_left(v.at(static_cast<double>(e.at.count()), lane_of(e.actor)).x, w, v.left, v.right);
+    labels.stale_to = labels.stale_from + w;
   }
+  ImDrawList* dl = v.dl;
+  const float dot = v.dot, font = v.font;
   for (std::size_t i = 0; i < shown_; ++i) {
     const Event& e = run_.events[i];
     const double t = static_cast<double>(e.at.count());
-    const int lane = lane_of(e.actor);
-    const ImVec2 p = at(t, lane);
+    const ImVec2 p = v.at(t, lane_of(e.actor));
     switch (e.action) {
-      case Action::write: {
-        const bool ok = e.outcome == Outcome::accepted;
-        const bool stale = i == run_.wake_write && run_.stale_write;
-        // A stale write that lands is the failure this demo is about: orange, not green.
-        const ImU32 c = !ok ? rejected_color() : stale ? plot::palette().orange : accepted_color();
-        const ImVec2 r = at(t, kResourceLane);
-        if (sparse || !ok || stale)
-          dl->AddLine(p, r, plot::colors::with_alpha(c, ok && !stale ? 90 : 220),
-                      ok && !stale ? 1.5f : 2.5f);
-        dl->AddCircleFilled(p, dot, actor_color(e.actor));
-        dl->AddCircle(p, dot, c, 0, 2.0f);
-        if (ok)
-          dl->AddCircleFilled(r, dot * 0.8f, c);
-        else
-          cross(dl, r, dot, c);
-        // Values above their dots when there is room; the stale write's always.
-        const float w = ImGui::CalcTextSize(e.value.c_str()).x;
-        const float from = label_left(p.x, w, left, right);
-        const bool clear =
-            from > last_label_right[lane] + 6 && (lane != lane_of(Actor::old_leader) ||
-                                                  from + w + 6 < stale_from || from > stale_to + 6);
-        if (stale || clear) {
-          label(dl, p.x, p.y - dot - font * 0.55f, left, right, stale ? c : ink(), e.value.c_str());
-          last_label_right[lane] = from + w;
-        }
+      case Action::write:
+        draw_write(v, i, labels);
         break;
-      }
       case Action::renew: {
-        const float r = lane_px * 0.22f;
-        if (e.outcome == Outcome::renewed && !sparse) break;
+        const float r = v.lane_px * 0.22f;
+        if (e.outcome == Outcome::renewed && !v.sparse) break;
         if (e.outcome == Outcome::renewed)
           dl->AddLine(ImVec2(p.x, p.y - r), ImVec2(p.x, p.y + r),
                       plot::colors::with_alpha(actor_color(e.actor), 200), 1.5f);
@@ -544,12 +560,12 @@ void FencingPanel::draw_lanes(float height) {
         break;
       }
       case Action::fence: {
-        const ImVec2 from = at(t, 0), to = at(t, kResourceLane);
+        const ImVec2 from = v.at(t, 0), to = v.at(t, kResourceLane);
         dl->AddLine(from, to, plot::colors::with_alpha(issuer_color(), 160), 2.0f);
         const float d = dot * 1.3f;
         dl->AddQuadFilled(ImVec2(to.x, to.y - d), ImVec2(to.x + d, to.y), ImVec2(to.x, to.y + d),
                           ImVec2(to.x - d, to.y), issuer_color());
-        label(dl, to.x, to.y + d + font * 0.5f, left, right, issuer_color(), "fence");
+        label(dl, to.x, to.y + d + font * 0.5f, v.left, v.right, issuer_color(), "fence");
         break;
       }
       case Action::expire:
@@ -559,7 +575,7 @@ void FencingPanel::draw_lanes(float height) {
         const char* s = "steps down";
         // After the cross, on the line it ends, when there is room (the log and tooltip tell
         // it otherwise).
-        if (p.x + dot + 4 + ImGui::CalcTextSize(s).x <= right)
+        if (p.x + dot + 4 + ImGui::CalcTextSize(s).x <= v.right)
           plot::put_text(dl, ImVec2(p.x + dot + 4, p.y - font * 0.5f), ink(), s);
         break;
       }
@@ -572,42 +588,72 @@ void FencingPanel::draw_lanes(float height) {
         break;
     }
   }
-  plot::vline("", now, plot::colors::with_alpha(plot::palette().yellow, 170), 1.0f);
+}
 
-  // Hover: the event nearest the mouse on the lane under it.
-  if (plot::hovered()) {
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    const float top = plot::to_screen(0, kLanes).y, bottom = plot::to_screen(0, 0).y;
-    const int lane =
-        std::clamp(static_cast<int>((mouse.y - top) / (bottom - top) * kLanes), 0, kLanes - 1);
-    const Event* best = nullptr;
-    float best_px = font * 0.8f;
-    for (std::size_t i = 0; i < shown_; ++i) {
-      const Event& e = run_.events[i];
-      const bool here = lane == kResourceLane
-                            ? (e.action == Action::write || e.action == Action::fence)
-                            : lane_of(e.actor) == lane;
-      const float d = std::abs(plot::to_screen(static_cast<double>(e.at.count()), 0).x - mouse.x);
-      if (here && d <= best_px) {
-        best = &e;
-        best_px = d;
-      }
-    }
-    if (best) {
-      ImGui::BeginTooltip();
-      ImGui::TextColored(vec4(actor_color(best->actor)), "%lld ms, %s",
-                         static_cast<long long>(best->at.count()),
-                         fencing::actor_name(best->actor));
-      ImGui::PushTextWrapPos(font * 28.0f);
-      ImGui::TextColored(vec4(outcome_color(best->outcome)), "%s", best->detail.c_str());
-      ImGui::PopTextWrapPos();
-      if (best->highest)
-        hint("resource after: highest %llu, value '%s'",
-             static_cast<unsigned long long>(best->highest), best->stored.c_str());
-      ImGui::EndTooltip();
+// One write: its dot on the writer's lane, and where it lands on the resource (a dot if
+// accepted, a cross if rejected), joined by a line when the writes are sparse or this one matters.
+void FencingPanel::draw_write(const LaneView& v, std::size_t i, WriteLabels& labels) const {
+  const Event& e = run_.events[i];
+  const double t = static_cast<double>(e.at.count());
+  const int lane = lane_of(e.actor);
+  const ImVec2 p = v.at(t, lane);
+  const bool ok = e.outcome == Outcome::accepted;
+  const bool stale = i == run_.wake_write && run_.stale_write;
+  // A stale write that lands is the failure this demo is about: orange, not green.
+  const ImU32 c = !ok ? rejected_color() : stale ? plot::palette().orange : accepted_color();
+  const ImVec2 r = v.at(t, kResourceLane);
+  if (v.sparse || !ok || stale)
+    v.dl->AddLine(p, r, plot::colors::with_alpha(c, ok && !stale ? 90 : 220),
+                  ok && !stale ? 1.5f : 2.5f);
+  v.dl->AddCircleFilled(p, v.dot, actor_color(e.actor));
+  v.dl->AddCircle(p, v.dot, c, 0, 2.0f);
+  if (ok)
+    v.dl->AddCircleFilled(r, v.dot * 0.8f, c);
+  else
+    cross(v.dl, r, v.dot, c);
+  // Values above their dots when there is room; the stale write's always.
+  const float w = ImGui::CalcTextSize(e.value.c_str()).x;
+  const float from = label_left(p.x, w, v.left, v.right);
+  const bool clear = from > labels.last_right[lane] + 6 &&
+                     (lane != lane_of(Actor::old_leader) || from + w + 6 < labels.stale_from ||
+                      from > labels.stale_to + 6);
+  if (stale || clear) {
+    label(v.dl, p.x, p.y - v.dot - v.font * 0.55f, v.left, v.right, stale ? c : ink(),
+          e.value.c_str());
+    labels.last_right[lane] = from + w;
+  }
+}
+
+// Hover: the event nearest the mouse on the lane under it.
+void FencingPanel::draw_lane_tooltip(const LaneView& v) const {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const float top = plot::to_screen(0, kLanes).y, bottom = plot::to_screen(0, 0).y;
+  const int lane =
+      std::clamp(static_cast<int>((mouse.y - top) / (bottom - top) * kLanes), 0, kLanes - 1);
+  const Event* best = nullptr;
+  float best_px = v.font * 0.8f;
+  for (std::size_t i = 0; i < shown_; ++i) {
+    const Event& e = run_.events[i];
+    const bool here = lane == kResourceLane
+                          ? (e.action == Action::write || e.action == Action::fence)
+                          : lane_of(e.actor) == lane;
+    const float d = std::abs(plot::to_screen(static_cast<double>(e.at.count()), 0).x - mouse.x);
+    if (here && d <= best_px) {
+      best = &e;
+      best_px = d;
     }
   }
-  plot::end();
+  if (!best) return;
+  ImGui::BeginTooltip();
+  ImGui::TextColored(vec4(actor_color(best->actor)), "%lld ms, %s",
+                     static_cast<long long>(best->at.count()), fencing::actor_name(best->actor));
+  ImGui::PushTextWrapPos(v.font * 28.0f);
+  ImGui::TextColored(vec4(outcome_color(best->outcome)), "%s", best->detail.c_str());
+  ImGui::PopTextWrapPos();
+  if (best->highest)
+    hint("resource after: highest %llu, value '%s'", static_cast<unsigned long long>(best->highest),
+         best->stored.c_str());
+  ImGui::EndTooltip();
 }
 
 void FencingPanel::draw_resource(float height) {

@@ -43,6 +43,14 @@ class FencingPanel : public Panel {
   void draw_controls();
   void draw_sentence();
   void draw_lanes(float height);
+  struct LaneView;     // where the lanes are on screen this frame
+  struct WriteLabels;  // where write labels were drawn, to keep the next ones clear
+  void draw_leases(const LaneView& v) const;
+  void draw_leader_lives(const LaneView& v) const;
+  void draw_highest_token(const LaneView& v) const;
+  void draw_lane_events(const LaneView& v) const;
+  void draw_write(const LaneView& v, std::size_t i, WriteLabels& labels) const;
+  void draw_lane_tooltip(const LaneView& v) const;
   void draw_resource(float height);
   void draw_log(float height);
 

@@ -26,7 +26,7 @@ export async function startAgent(spec, agents, index, joins, timeoutS) {
                         : `exited (${a.exit ?? e.message}) before completing its join`;
     a.kill();
     throw new Error(`${spec.kind}: agent ${a.name} (pid ${a.pid}, ${through}) ${why}; its last output:\n` +
-                    (a.log.slice(-1500).trim() || '(none)'));
+                    (a.log.slice(-1500).trim() || '(none)'), { cause: e });
   }
   return a;
 }
@@ -137,7 +137,7 @@ export async function waitAgreement(spec, agents, timeoutS, what, log) {
   try {
     await waitFor(() => { tick(); return agreeing(agents) === up(); }, timeoutS * 1000, what, Math.min(1000, 100 + agents.length));
   } catch (e) {
-    throw new Error(`${e.message} (${disagreements(agents, 5).join('; ')})`);
+    throw new Error(`${e.message} (${disagreements(agents, 5).join('; ')})`, { cause: e });
   }
   return Number(secondsSince(t0));
 }
