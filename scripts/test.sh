@@ -19,6 +19,8 @@ logs="$here/build/test-logs"
 "$here/scripts/setup.sh"
 echo "[test] formatting (.clang-format; scripts/format.sh fixes drift)" >&2
 "$here/scripts/format.sh" --check
+echo "[test] JavaScript lint (eslint.config.mjs)" >&2
+(cd "$here" && tests/node_modules/.bin/eslint --max-warnings 0 'assets/*.js' 'assets/*.mjs' 'scripts/*.mjs' 'tests/**/*.mjs')
 
 "$here/scripts/build.sh"
 rm -rf "$logs" && mkdir -p "$logs"
