@@ -4,7 +4,9 @@ The pages are written to be read in the repository too, where a few link to file
 (CONTRIBUTING.md, examples/) or to a folder (embed-snippets/), which a file browser lists. The site
 holds only docs/ and lists no folders, so such a link would lead nowhere: here it becomes its text,
 naming the file. The MkDocs project under embed-snippets/ is the source of another site, copied as
-files but not made pages of this one.
+files but not made pages of this one. Python-Markdown's fenced code blocks must start at the
+margin: one indented under a list item would pass its HTML through as HTML (a snippet's
+<div data-vigil-demo> would become a live demo), so such a block is moved to the margin.
 
 MkDocs 1.4 warns about links to pages that do not exist, but not about a `#fragment` that names no
 heading of its page; after the build, every link between the site's pages is checked for that too,
@@ -22,7 +24,6 @@ log = logging.getLogger("mkdocs.hooks.site")
 
 # [text](target) where target climbs out of the page's folder; images excluded.
 _LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
-
 
 # A fenced block indented by one to three spaces (under a list item), whole.
 _INDENTED_FENCE = re.compile(r"^( {1,3})(```[^\n]*\n(?:.*\n)*?)\1```[ \t]*$", re.M)
@@ -57,7 +58,7 @@ def on_page_markdown(markdown, page, config, files):
             return match.group(0)
         return match.group(1)
 
-    return _LINK.sub(leads_nowhere_on_the_site, markdown)
+    return _LINK.sub(leads_nowhere_on_the_site, _INDENTED_FENCE.sub(_to_margin, markdown))
 
 
 class _Anchors(html.parser.HTMLParser):
