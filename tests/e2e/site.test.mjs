@@ -32,6 +32,12 @@ try {
   const failed = [];
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
 
+  // Typed without its final slash, the site's address is sent on to the one with it, where the
+  // pages' relative links resolve.
+  const bare = await fetch(`${server.url}docs`, { redirect: 'manual' });
+  check(bare.status === 301 && bare.headers.get('location') === '/docs/',
+        `/docs is redirected to /docs/ (${bare.status} ${bare.headers.get('location')})`);
+
   await page.goto(`${server.url}docs/`);
   check((await page.title()).startsWith('vigil'), `the site's home page is served at /docs/ ("${await page.title()}")`);
   const searchIndex = await page.evaluate(async () => {
