@@ -29,5 +29,8 @@ if [[ ! -f "$data" || "$here/build/bin/vigil" -nt "$data" || "$here/scripts/expl
   node "$here/scripts/explainer_data.mjs" "$here/build/bin/vigil" "$data"
 fi
 
+# The documentation site (build/site), and its copy that the server shows at /docs/.
+"$here/scripts/site.sh"
+
 # Brotli and gzip variants of the web app's files, which the vigil HTTP server sends when accepted.
 "$here/scripts/precompress.sh" "$here/build/web"

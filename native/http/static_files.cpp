@@ -56,6 +56,24 @@ StaticReply error_reply(int status, std::string body, std::int64_t now, bool ref
   return r;
 }
 
+// A folder's page exists at `relative` + "/index.html", inside the web directory.
+bool has_folder_page(const std::string& root, const std::string& relative) {
+  OpenFile page;
+  return open_beneath(root, relative + "/index.html", page) == Lookup::found;
+}
+
+StaticReply redirect_reply(std::string location, std::int64_t now) {
+  StaticReply r;
+  r.status = 301;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = "moved to " + location + "\n";
+  // no-cache, not cached for good: the folder may become a file when the web directory changes.
+  r.headers = {{"location", std::move(location)},
+               {"cache-control", "no-cache"},
+               {"date", format_http_date(now)}};
+  return r;
+}
+
 }  // namespace
 
 StaticReply busy_reply(std::int64_t now) {
@@ -93,7 +111,11 @@ StaticReply StaticFiles::answer(const StaticRequest& request, std::int64_t now) 
   const auto relative = request_path(request.uri);
   if (!relative) return error_reply(403, "forbidden\n", now, true);
   const auto type = mime_type(*relative);
-  if (!type) return error_reply(404, "not found\n", now);
+  if (!type) {
+    const auto location = folder_location(*relative);
+    if (location && has_folder_page(root_, *relative)) return redirect_reply(*location, now);
+    return error_reply(404, "not found\n", now);
+  }
   OpenFile source;
   switch (open_beneath(root_, *relative, source)) {
     case Lookup::found:

@@ -61,7 +61,8 @@ StaticReply busy_reply(std::int64_t now_unix_seconds);
 // `<file>.br`, then `<file>.gz`, as the client accepts, unless older than `<file>`. Files are
 // `Cache-Control: no-cache`: their names carry no content hash, so a cache must ask each time,
 // and a 304 makes that cheap. Nothing outside the web directory is served, through symbolic
-// links included.
+// links included. A folder with a page, named without its final slash, is redirected (301) to
+// the address with the slash.
 class StaticFiles {
  public:
   // Fails if `web_dir` is not a directory.

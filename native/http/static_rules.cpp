@@ -96,6 +96,16 @@ std::optional<std::string> request_path(std::string_view uri) {
   return path;
 }
 
+std::optional<std::string> folder_location(std::string_view relative_path) {
+  if (relative_path.empty()) return std::nullopt;
+  for (unsigned char c : relative_path)
+    if (!std::isalnum(c) && c != '/' && c != '.' && c != '_' && c != '~' && c != '-')
+      return std::nullopt;
+  std::string location = "/";
+  location += relative_path;
+  return location + '/';
+}
+
 std::optional<std::string_view> mime_type(std::string_view path) {
   const TypeEntry* e = type_of(path);
   if (!e) return std::nullopt;

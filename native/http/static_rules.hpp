@@ -26,6 +26,12 @@ struct FileStamp {
 // here as ".." and is refused, and a second level of encoding stays literal.
 std::optional<std::string> request_path(std::string_view uri);
 
+// Where to send a request for a folder named without its final slash ("/docs" for the site at
+// "/docs/"), given its request_path: the same path with the slash, whose page's relative links
+// then resolve inside the folder. Nothing unless every byte of the path is one that a Location
+// header carries as it is (letters, digits, "/", ".", "_", "~", "-").
+std::optional<std::string> folder_location(std::string_view relative_path);
+
 // The Content-Type for a file name, by extension (case-insensitive); nothing for types this
 // server does not publish.
 std::optional<std::string_view> mime_type(std::string_view path);

@@ -119,6 +119,17 @@ TEST_CASE("request paths: index.html for directories, refusal of dot segments an
   CHECK_FALSE(native::request_path(std::string_view("/a\0b", 4)).has_value());
 }
 
+TEST_CASE(
+    "a folder's address with its final slash, only for bytes a Location carries as they are") {
+  CHECK(native::folder_location("docs") == "/docs/");
+  CHECK(native::folder_location("docs/embedding") == "/docs/embedding/");
+  CHECK(native::folder_location("a-b_c.d~e/F9") == "/a-b_c.d~e/F9/");
+  for (const char* unsafe : {"", "a b", "a%20b", "a?b", "a#b", "caf\xc3\xa9", "a\\b", "a\"b"}) {
+    CAPTURE(unsafe);
+    CHECK_FALSE(native::folder_location(unsafe).has_value());
+  }
+}
+
 TEST_CASE("types by extension, and which of them vary with Accept-Encoding") {
   CHECK(native::mime_type("vigil.wasm") == "application/wasm");
   CHECK(native::mime_type("explainer.mjs") == "text/javascript; charset=utf-8");
@@ -277,6 +288,43 @@ TEST_CASE("StaticFiles picks the variant, follows it with the ETag and answers 3
   CHECK(png.status == 200);
   CHECK(header_of(png, "vary").empty());
   CHECK(header_of(png, "content-encoding").empty());
+}
+
+TEST_CASE("StaticFiles redirects a folder named without its slash only when it has a page") {
+  WebDir web;
+  web.write("index.html", "app", 1'000'000);
+  std::filesystem::create_directories(web.dir / "docs" / "tuning");
+  std::filesystem::create_directories(web.dir / "empty");
+  web.write("docs/index.html", "site", 1'000'000);
+  web.write("docs/tuning/index.html", "page", 1'000'000);
+  WebDir outside;
+  outside.write("index.html", "elsewhere", 1'000'000);
+  std::filesystem::create_symlink(outside.dir, web.dir / "away");
+  const auto files = StaticFiles::open(web.dir.string());
+  REQUIRE(files.ok());
+
+  for (const auto& [uri, location] :
+       {std::pair{"/docs", "/docs/"}, std::pair{"/docs/tuning", "/docs/tuning/"},
+        std::pair{"//docs//tuning", "/docs/tuning/"}}) {
+    CAPTURE(uri);
+    const StaticReply moved = files->answer(get(uri), 2'000'000);
+    CHECK(moved.status == 301);
+    CHECK(header_of(moved, "location") == location);
+    CHECK(header_of(moved, "cache-control") == "no-cache");
+    CHECK_FALSE(static_cast<bool>(moved.file));
+    CHECK_FALSE(moved.refused);
+  }
+  const StaticReply page = files->answer(get("/docs/"), 2'000'000);
+  CHECK(page.status == 200);
+  CHECK(page.length == 4);
+
+  // No page in it, not a folder, or a folder reached through a link out of the web directory.
+  for (const char* uri : {"/empty", "/missing", "/away", "/docs/tuning/index"}) {
+    CAPTURE(uri);
+    const StaticReply r = files->answer(get(uri), 0);
+    CHECK(r.status == 404);
+    CHECK(header_of(r, "location").empty());
+  }
 }
 
 TEST_CASE("StaticFiles never sends a sibling older than its source") {
