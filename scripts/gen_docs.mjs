@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { markdownFiles } from './lib/markdown_files.mjs';
 import { fileURLToPath } from 'node:url';
 
 const BEGIN = /^<!-- generated: vigil (.+?) -->$/;
@@ -34,22 +35,6 @@ function parseArgs(argv) {
   }
   out.vigil ??= path.join(out.root, 'build/bin/vigil');
   return out;
-}
-
-function markdownFiles(root) {
-  const files = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md']
-    .map((f) => path.join(root, f))
-    .filter((f) => fs.existsSync(f));
-  const walk = (dir) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.md')) files.push(full);
-    }
-  };
-  walk(path.join(root, 'docs'));
-  return files;
 }
 
 // The blocks of one file: { command, line (1-based, of the opening marker), start, end } where

@@ -7,6 +7,7 @@
 //   node tests/docs/links.test.mjs --root /path/to/vigil
 import fs from 'node:fs';
 import path from 'node:path';
+import { markdownFiles } from '../../scripts/lib/markdown_files.mjs';
 
 const README_BUDGET = 15000;
 
@@ -24,25 +25,6 @@ function parseArgs(argv) {
   }
   out.root = path.resolve(out.root);
   return out;
-}
-
-function markdownFiles(root) {
-  const files = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md']
-    .map((f) => path.join(root, f))
-    .filter((f) => fs.existsSync(f));
-  const walk = (dir) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full);
-      } else if (entry.name.endsWith('.md')) {
-        files.push(full);
-      }
-    }
-  };
-  walk(path.join(root, 'docs'));
-  return files;
 }
 
 // Lines of a Markdown file with their numbers, fenced code blocks left out (``` or ~~~, possibly
