@@ -6,7 +6,7 @@
 'use strict';
 
 (() => {
-  // The app refuses larger traces too (web/panels/phi_trace.hpp); checking here spares reading them.
+  // The app refuses larger traces too (web/ui/phi_trace.hpp); checking here spares reading them.
   const kMaxBytes = 32 * 1024 * 1024;
   const mib = (n) => `${(n / 1048576).toFixed(1)} MB`;
   const encoder = new TextEncoder();

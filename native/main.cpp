@@ -3,13 +3,13 @@
 #include <string>
 #include <vector>
 
-#include "agent/agent_cli.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/help_command.hpp"
-#include "cli/trace_command.hpp"
-#include "http/serve_cli.hpp"
-#include "lab/lab_cli.hpp"
-#include "lab/tune_cli.hpp"
+#include "commands/agent_cli.hpp"
+#include "commands/help_command.hpp"
+#include "commands/lab_cli.hpp"
+#include "commands/serve_cli.hpp"
+#include "commands/trace_command.hpp"
+#include "commands/tune_cli.hpp"
 
 namespace {
 

@@ -10,6 +10,6 @@
 #define IMGUI_DISABLE_METRICS_WINDOW
 #define IMGUI_DISABLE_FILE_FUNCTIONS
 
-// The browser tests read every widget's laid-out frame (app/layout_report.cpp) through the
+// The browser tests read every widget's laid-out frame (ui/layout_report.cpp) through the
 // test-engine hooks; ImGui calls them once per widget per frame.
 #define IMGUI_ENABLE_TEST_ENGINE

@@ -17,17 +17,17 @@
 #include <vector>
 
 #include "app/app.hpp"
-#include "app/layout_report.hpp"
-#include "app/page_caption.hpp"
-#include "app/pointer_queue.hpp"
-#include "app/screen.hpp"
-#include "app/shortcuts.hpp"
-#include "app/trace_inbox.hpp"
-#include "app/ui_font.hpp"
-#include "app/ui_style.hpp"
-#include "app/url_params.hpp"
-#include "plot/palette.hpp"
-#include "plot/plot.hpp"
+#include "ui/layout_report.hpp"
+#include "ui/page_caption.hpp"
+#include "ui/palette.hpp"
+#include "ui/plot.hpp"
+#include "ui/pointer_queue.hpp"
+#include "ui/screen.hpp"
+#include "ui/shortcuts.hpp"
+#include "ui/trace_inbox.hpp"
+#include "ui/ui_font.hpp"
+#include "ui/ui_style.hpp"
+#include "ui/url_params.hpp"
 
 namespace {
 
@@ -315,7 +315,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_describe_json() {
   return g_runtime.describe_json.c_str();
 }
 
-// The scene caption the page shows over the canvas this frame, as JSON (app/page_caption.hpp).
+// The scene caption the page shows over the canvas this frame, as JSON (ui/page_caption.hpp).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* vigil_caption_json() {
   g_runtime.caption_json = vigil::web::page_caption_json(vigil::web::screen::dpr()).dump();
   return g_runtime.caption_json.c_str();
@@ -345,14 +345,14 @@ int main() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;            // no filesystem state between visits
-  GImGui->TestEngineHookItems = true;  // the layout report (app/layout_report.hpp)
+  GImGui->TestEngineHookItems = true;  // the layout report (ui/layout_report.hpp)
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   vigil::web::load_ui_font(15.0f * dpr);
 
   ImGui_ImplGlfw_InitForOpenGL(g_runtime.window, true);
   glfwSetKeyCallback(g_runtime.window, on_key);  // forwards to ImGui's, releases held a frame
   // The keyboard moves between controls (arrow keys) and presses them. Space belongs to the
-  // demos (play / pause, app/shortcuts.hpp) and Tab to the page (leaving the demo), so Enter
+  // demos (play / pause, ui/shortcuts.hpp) and Tab to the page (leaving the demo), so Enter
   // is what activates the control in focus.
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   io.KeyMap[ImGuiKey_Space] = GLFW_KEY_ENTER;

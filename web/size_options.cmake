@@ -15,7 +15,9 @@
 # them changes no byte.
 set(vigil_web_small "$<CONFIG:Release,MinSizeRel>")
 target_compile_options(imgui PRIVATE "$<${vigil_web_small}:-Oz;-flto;-fno-rtti>")
-target_compile_options(vigil_web PRIVATE "$<${vigil_web_small}:-Oz;-flto;-fno-rtti>")
+foreach(web_library IN LISTS VIGIL_WEB_LIBRARIES ITEMS vigil_web)
+  target_compile_options(${web_library} PRIVATE "$<${vigil_web_small}:-Oz;-flto;-fno-rtti>")
+endforeach()
 foreach(core_library IN LISTS VIGIL_CORE_LIBRARIES)
   target_compile_options(${core_library} PRIVATE "$<${vigil_web_small}:-flto>")
 endforeach()

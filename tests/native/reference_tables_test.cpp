@@ -13,7 +13,7 @@
 #include "agent/agent_view.hpp"
 #include "agent/metric_catalog.hpp"
 #include "cli/args.hpp"
-#include "lab/lab_cli.hpp"
+#include "commands/lab_cli.hpp"
 #include "lab/param_options.hpp"
 #include "lab/param_table.hpp"
 

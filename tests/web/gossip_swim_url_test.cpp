@@ -4,8 +4,8 @@
 
 #include <vigil/gossip/params.hpp>
 #include <vigil/lab/swim_params.hpp>
-#include "app/url_params.hpp"
 #include "panels/param_url.hpp"
+#include "ui/url_params.hpp"
 
 using vigil::web::save_param;
 using vigil::web::url_param;

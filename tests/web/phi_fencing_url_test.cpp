@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "app/url_params.hpp"
 #include "panels/param_url.hpp"
+#include "ui/url_params.hpp"
 
 #include <vigil/detect/params.hpp>
 #include <vigil/fencing/params.hpp>

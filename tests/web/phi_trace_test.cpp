@@ -8,9 +8,9 @@
 #include <vigil/detect/phi_threshold.hpp>
 #include <vigil/detect/trace.hpp>
 #include <vigil/lab/trace_tune.hpp>
-#include "app/trace_inbox.hpp"
-#include "panels/phi_trace.hpp"
 #include "support/gapped_trace.hpp"
+#include "ui/phi_trace.hpp"
+#include "ui/trace_inbox.hpp"
 
 using vigil::Millis;
 using vigil::detect::TimeUnit;

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "app/pointer_queue.hpp"
+#include "ui/pointer_queue.hpp"
 
 using vigil::web::PointerQueue;
 using vigil::web::PointerState;

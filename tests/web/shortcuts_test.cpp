@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "app/shortcuts.hpp"
+#include "ui/shortcuts.hpp"
 
 using vigil::web::post_shortcut;
 using vigil::web::Shortcut;

@@ -3,8 +3,8 @@
 #include <limits>
 #include <string>
 
-#include "app/url_params.hpp"
 #include "panels/param_url.hpp"
+#include "ui/url_params.hpp"
 
 #include <vigil/retry/params.hpp>
 

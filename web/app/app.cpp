@@ -10,9 +10,6 @@
 #include <numeric>
 
 #include "app/demo_summary.hpp"
-#include "app/layout_report.hpp"
-#include "app/page_caption.hpp"
-#include "app/screen.hpp"
 #include "app/share.hpp"
 #include "panels/fencing_panel.hpp"
 #include "panels/gossip_panel.hpp"
@@ -20,8 +17,11 @@
 #include "panels/phi_tail_panel.hpp"
 #include "panels/retry_panel.hpp"
 #include "panels/swim_panel.hpp"
-#include "panels/widgets.hpp"
-#include "plot/palette.hpp"
+#include "ui/layout_report.hpp"
+#include "ui/page_caption.hpp"
+#include "ui/palette.hpp"
+#include "ui/screen.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

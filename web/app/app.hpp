@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "app/share.hpp"
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

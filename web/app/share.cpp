@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "app/url_params.hpp"
-#include "panels/widgets.hpp"
+#include "ui/url_params.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "app/page_wake.hpp"
+#include "ui/page_wake.hpp"
 
 namespace vigil::web {
 

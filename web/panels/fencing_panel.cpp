@@ -8,8 +8,8 @@
 #include <vigil/lab/fencing_report.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include <vigil/fencing/stale_leader.hpp>
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

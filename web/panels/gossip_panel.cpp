@@ -12,7 +12,7 @@
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
 #include "panels/param_url.hpp"
-#include "panels/widgets.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

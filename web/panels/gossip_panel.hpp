@@ -8,9 +8,9 @@
 #include <vigil/gossip/params.hpp>
 #include <vigil/gossip/spread_run.hpp>
 #include <vigil/lab/gossip_experiments.hpp>
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

@@ -14,7 +14,7 @@
 #include <vigil/lab/trace_replay.hpp>
 
 #include "panels/panel_layout.hpp"
-#include "panels/widgets.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "app/url_params.hpp"
 #include "live/agent_link.hpp"
 #include "panels/panel.hpp"
 #include "panels/ring_view.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/trace_inbox.hpp"
-#include "app/url_params.hpp"
+#include "ui/trace_inbox.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

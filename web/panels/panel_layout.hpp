@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "app/layout_report.hpp"
-#include "app/screen.hpp"
+#include "ui/layout_report.hpp"
+#include "ui/screen.hpp"
 
 namespace vigil::web {
 

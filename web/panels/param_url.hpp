@@ -1,7 +1,7 @@
 #pragma once
 
 #include <vigil/base/param_spec.hpp>
-#include "app/url_params.hpp"
+#include "ui/url_params.hpp"
 
 // A demo parameter in the page's URL, through its ParamSpec.
 namespace vigil::web {

@@ -18,9 +18,9 @@
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
 #include "panels/param_url.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
 #include "scenes/scene_strip.hpp"
+#include "ui/plot.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -9,12 +9,12 @@
 #include <vigil/detect/phi_accrual.hpp>
 #include <vigil/detect/suspicion_tracker.hpp>
 #include <vigil/sim/heartbeat_stream.hpp>
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
-#include "panels/phi_trace.hpp"
 #include "scenes/phi_scene.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/scene_strip.hpp"
+#include "ui/phi_trace.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

@@ -11,7 +11,7 @@
 #include "panels/retry/hysteresis_view.hpp"
 #include "panels/retry/retry_ui.hpp"
 #include "panels/retry/server_view.hpp"
-#include "panels/widgets.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -3,9 +3,9 @@
 #include <array>
 #include <memory>
 
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
 #include "panels/retry/retry_view.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

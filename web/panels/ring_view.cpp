@@ -7,9 +7,9 @@
 #include <set>
 #include <utility>
 
-#include "app/screen.hpp"
-#include "plot/palette.hpp"
-#include "plot/plot.hpp"
+#include "ui/palette.hpp"
+#include "ui/plot.hpp"
+#include "ui/screen.hpp"
 
 namespace vigil::web::ring {
 

@@ -8,14 +8,14 @@
 #include <cstdio>
 
 #include <vigil/wire/packet_summary.hpp>
-#include "app/page_caption.hpp"
-#include "app/screen.hpp"
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
 #include "panels/param_url.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
 #include "scenes/scene_strip.hpp"
+#include "ui/page_caption.hpp"
+#include "ui/plot.hpp"
+#include "ui/screen.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

@@ -8,14 +8,14 @@
 
 #include <vigil/lab/swim_params.hpp>
 #include <vigil/sim/swim_cluster.hpp>
-#include "app/url_params.hpp"
 #include "panels/panel.hpp"
 #include "panels/ring_view.hpp"
-#include "plot/heatmap_texture.hpp"
-#include "plot/palette.hpp"
-#include "plot/plot.hpp"
 #include "scenes/scene.hpp"
 #include "scenes/swim_scenes.hpp"
+#include "ui/heatmap_texture.hpp"
+#include "ui/palette.hpp"
+#include "ui/plot.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

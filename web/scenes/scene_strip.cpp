@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/page_caption.hpp"
-#include "app/screen.hpp"
-#include "panels/widgets.hpp"
-#include "plot/palette.hpp"
+#include "ui/page_caption.hpp"
+#include "ui/palette.hpp"
+#include "ui/screen.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 
@@ -22,7 +22,7 @@ SceneInput draw_scene_strip(const Scene& scene, bool playing, const char* step_u
   SceneInput input;
   ImGui::PushID("scene-strip");
   // The caption is what the story says now. The page shows it as text over the room left here
-  // (app/page_caption.hpp), in the ink colour and a little larger than the labels around it.
+  // (ui/page_caption.hpp), in the ink colour and a little larger than the labels around it.
   const float width = ImGui::GetContentRegionAvail().x;
   if (width != room.width) room = {width, 0.0f};  // rewrapped: measure afresh
   const std::string text = scene.started() ? scene.caption() : waiting_line();

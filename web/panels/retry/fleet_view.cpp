@@ -8,8 +8,8 @@
 #include <string>
 
 #include "panels/retry/retry_ui.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

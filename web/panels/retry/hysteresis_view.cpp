@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "panels/retry/retry_ui.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

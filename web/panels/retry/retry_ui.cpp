@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web::retry_ui {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/url_params.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

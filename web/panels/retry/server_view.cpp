@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/screen.hpp"
 #include "panels/retry/retry_ui.hpp"
-#include "panels/widgets.hpp"
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
+#include "ui/screen.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

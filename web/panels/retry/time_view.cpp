@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/screen.hpp"
 #include "panels/retry/retry_ui.hpp"
-#include "panels/widgets.hpp"
 #include "scenes/retry_scene.hpp"
+#include "ui/screen.hpp"
+#include "ui/widgets.hpp"
 
 namespace vigil::web {
 

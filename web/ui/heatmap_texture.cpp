@@ -1,4 +1,4 @@
-#include "plot/heatmap_texture.hpp"
+#include "ui/heatmap_texture.hpp"
 
 #include <GLES3/gl3.h>
 

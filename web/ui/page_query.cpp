@@ -2,7 +2,7 @@
 // parsing and writing in url_params.cpp build and are tested natively.
 #include <emscripten.h>
 
-#include "app/url_params.hpp"
+#include "ui/url_params.hpp"
 
 namespace vigil::web {
 

@@ -1,4 +1,4 @@
-#include "plot/palette.hpp"
+#include "ui/palette.hpp"
 
 namespace vigil::plot {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
 
 namespace vigil::plot {
 

@@ -1,11 +1,11 @@
-#include "plot/plot.hpp"
+#include "ui/plot.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include "app/layout_report.hpp"
+#include "ui/layout_report.hpp"
 
 namespace vigil::plot {
 

@@ -7,9 +7,9 @@
 #include <cstdarg>
 #include <vector>
 
-#include "app/screen.hpp"
-#include "app/shortcuts.hpp"
-#include "plot/palette.hpp"
+#include "ui/palette.hpp"
+#include "ui/screen.hpp"
+#include "ui/shortcuts.hpp"
 
 namespace vigil::web {
 
@@ -100,7 +100,7 @@ inline const char* key_name(Shortcut s) {
   return "";
 }
 
-// A button that a key presses too (app/shortcuts.hpp); its tooltip says which, after `tip`.
+// A button that a key presses too (ui/shortcuts.hpp); its tooltip says which, after `tip`.
 // A disabled button does not offer its key, which then keeps its meaning in the page.
 inline bool key_button(const char* label, Shortcut key, const char* tip = nullptr,
                        bool first_in_row = false) {

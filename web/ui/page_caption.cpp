@@ -1,4 +1,4 @@
-#include "app/page_caption.hpp"
+#include "ui/page_caption.hpp"
 
 #include <imgui.h>
 

@@ -1,4 +1,4 @@
-#include "app/pointer_queue.hpp"
+#include "ui/pointer_queue.hpp"
 
 namespace vigil::web {
 

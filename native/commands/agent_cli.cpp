@@ -1,4 +1,4 @@
-#include "agent/agent_cli.hpp"
+#include "commands/agent_cli.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -17,7 +17,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
 #include "cli/printable.hpp"
-#include "cli/tls_flags.hpp"
+#include "commands/tls_flags.hpp"
 #include "crypto/key_source.hpp"
 #include "http/origin_policy.hpp"
 

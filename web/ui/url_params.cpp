@@ -1,4 +1,4 @@
-#include "app/url_params.hpp"
+#include "ui/url_params.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -1,17 +1,17 @@
-#include "cli/help_command.hpp"
+#include "commands/help_command.hpp"
 
 #include <cstdio>
 #include <optional>
 
 #include <nlohmann/json.hpp>
-#include "agent/agent_cli.hpp"
 #include "agent/metric_catalog.hpp"
 #include "cli/args.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/trace_command.hpp"
-#include "http/serve_cli.hpp"
-#include "lab/lab_cli.hpp"
-#include "lab/tune_cli.hpp"
+#include "commands/agent_cli.hpp"
+#include "commands/lab_cli.hpp"
+#include "commands/serve_cli.hpp"
+#include "commands/trace_command.hpp"
+#include "commands/tune_cli.hpp"
 
 namespace vigil::native {
 

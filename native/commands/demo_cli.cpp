@@ -18,11 +18,11 @@
 #include <thread>
 
 #include <vigil/swim/config.hpp>
-#include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
+#include "commands/agent_cli.hpp"
 #include "crypto/base64.hpp"
 #include "crypto/key_source.hpp"
 #include "http/http_get.hpp"

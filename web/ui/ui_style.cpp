@@ -1,8 +1,8 @@
-#include "app/ui_style.hpp"
+#include "ui/ui_style.hpp"
 
 #include <imgui.h>
 
-#include "plot/palette.hpp"
+#include "ui/palette.hpp"
 
 namespace vigil::web {
 

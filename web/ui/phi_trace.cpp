@@ -1,4 +1,4 @@
-#include "panels/phi_trace.hpp"
+#include "ui/phi_trace.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "app/screen.hpp"
+#include "ui/screen.hpp"
 
 namespace vigil::web::screen {
 

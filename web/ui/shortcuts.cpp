@@ -1,4 +1,4 @@
-#include "app/shortcuts.hpp"
+#include "ui/shortcuts.hpp"
 
 #include <array>
 

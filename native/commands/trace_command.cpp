@@ -1,5 +1,5 @@
 // `vigil trace`: what a live agent measured of one peer, ready for `vigil tune` or a notebook.
-#include "cli/trace_command.hpp"
+#include "commands/trace_command.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include <vigil/lab/table.hpp>
-#include "agent/agent_cli.hpp"
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/printable.hpp"
+#include "commands/agent_cli.hpp"
 #include "http/http_get.hpp"
 
 namespace vigil::native {

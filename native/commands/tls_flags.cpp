@@ -1,4 +1,4 @@
-#include "cli/tls_flags.hpp"
+#include "commands/tls_flags.hpp"
 
 #include <cstdio>
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "plot/palette.hpp"
+#include "ui/palette.hpp"
 
 // vigil's small plotting module, drawn with ImDrawList (no ImPlot is available to us).
 // Immediate mode, like ImGui itself:
@@ -99,7 +99,7 @@ void rect(double x0, double y0, double x1, double y1, ImU32 color);
 // Text at a data position (for annotations such as "crash").
 void text(double x, double y, ImU32 color, const char* text);
 
-// Draws text and records it for the layout report (app/layout_report.hpp), which the browser
+// Draws text and records it for the layout report (ui/layout_report.hpp), which the browser
 // tests read to check that no two labels overlap. Every text of a plot goes through here;
 // `shortened` says it is a longer text cut short to fit, which the tests count as cut.
 void put_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, bool shortened = false);

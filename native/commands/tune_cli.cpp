@@ -1,4 +1,4 @@
-#include "lab/tune_cli.hpp"
+#include "commands/tune_cli.hpp"
 
 #include <cstdio>
 #include <fstream>

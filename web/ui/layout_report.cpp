@@ -1,4 +1,4 @@
-#include "app/layout_report.hpp"
+#include "ui/layout_report.hpp"
 
 #include <imgui_internal.h>
 

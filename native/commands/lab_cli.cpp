@@ -1,4 +1,4 @@
-#include "lab/lab_cli.hpp"
+#include "commands/lab_cli.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "app/trace_inbox.hpp"
+#include "ui/trace_inbox.hpp"
 
-#include "panels/phi_trace.hpp"
+#include "ui/phi_trace.hpp"
 
 namespace vigil::web {
 

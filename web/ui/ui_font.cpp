@@ -1,4 +1,4 @@
-#include "app/ui_font.hpp"
+#include "ui/ui_font.hpp"
 
 #include <imgui.h>
 

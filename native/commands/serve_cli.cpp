@@ -1,4 +1,4 @@
-#include "http/serve_cli.hpp"
+#include "commands/serve_cli.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/paths.hpp"
-#include "cli/tls_flags.hpp"
+#include "commands/tls_flags.hpp"
 #include "http/lws_host.hpp"
 
 namespace vigil::native {
