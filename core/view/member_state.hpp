@@ -1,0 +1,26 @@
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include <vigil/swim/member.hpp>
+
+// The one vocabulary of member states, shared by the agent, `vigil members` and the web app:
+// swim's MemberState, its names (swim::to_string) and their inverse.
+namespace vigil::view {
+
+using swim::MemberState;
+using swim::to_string;
+
+inline constexpr std::array<MemberState, 4> kMemberStates = {
+    MemberState::alive, MemberState::suspect, MemberState::dead, MemberState::left};
+
+// The state a name spells, or nothing for a name that is not one.
+std::optional<MemberState> member_state_from_string(std::string_view name);
+
+// How much a state should catch the eye, where several views of one member are summed up in one
+// colour: dead before suspect before left before alive; an unknown state (nullopt) least.
+int severity(std::optional<MemberState> state);
+
+}  // namespace vigil::view
