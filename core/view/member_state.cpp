@@ -8,6 +8,10 @@ std::optional<MemberState> member_state_from_string(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view state_name(std::optional<MemberState> state) {
+  return state ? to_string(*state) : std::string_view("unknown");
+}
+
 int severity(std::optional<MemberState> state) {
   if (!state) return 0;
   switch (*state) {

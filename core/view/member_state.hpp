@@ -19,6 +19,14 @@ inline constexpr std::array<MemberState, 4> kMemberStates = {
 // The state a name spells, or nothing for a name that is not one.
 std::optional<MemberState> member_state_from_string(std::string_view name);
 
+// A state's name, and "unknown" for a name this vocabulary did not know.
+std::string_view state_name(std::optional<MemberState> state);
+
+// Dead or left: no longer probed, and no longer a member worth following.
+constexpr bool gone(MemberState state) {
+  return state == MemberState::dead || state == MemberState::left;
+}
+
 // How much a state should catch the eye, where several views of one member are summed up in one
 // colour: dead before suspect before left before alive; an unknown state (nullopt) least.
 int severity(std::optional<MemberState> state);

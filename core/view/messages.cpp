@@ -96,10 +96,6 @@ void read_list(const Json& j, const char* k, std::vector<T>& out) {
   }
 }
 
-std::string state_name(const std::optional<MemberState>& s) {
-  return s ? std::string(to_string(*s)) : std::string("unknown");
-}
-
 // JSON has no infinity: an unbounded phi travels as null.
 Json number_or_null(double x) {
   return std::isfinite(x) ? Json(x) : Json(nullptr);
@@ -118,6 +114,22 @@ std::optional<swim::EventKind> event_kind_from_string(std::string_view name) {
     if (swim::to_string(static_cast<swim::EventKind>(k)) == name)
       return static_cast<swim::EventKind>(k);
   return std::nullopt;
+}
+
+std::optional<MemberState> state_after(swim::EventKind kind) {
+  switch (kind) {
+    case swim::EventKind::join:
+    case swim::EventKind::alive:
+      return MemberState::alive;
+    case swim::EventKind::suspect:
+      return MemberState::suspect;
+    case swim::EventKind::dead:
+      return MemberState::dead;
+    case swim::EventKind::left:
+      return MemberState::left;
+    default:
+      return std::nullopt;
+  }
 }
 
 std::string message_type_of(const Json& message) {
@@ -144,7 +156,7 @@ void from_json(const Json& j, ProbeCounts& v) {
 void to_json(Json& j, const MemberRow& v) {
   j = {{key::name, v.name},
        {key::address, v.address},
-       {key::state, state_name(v.state)},
+       {key::state, std::string(state_name(v.state))},
        {key::incarnation, v.incarnation}};
   write_tags(j, v.tags, v.view);
   if (v.phi) j[key::phi] = number_or_null(*v.phi);
@@ -183,7 +195,7 @@ void to_json(Json& j, const SelfInfo& v) {
   j = {{key::name, v.name},
        {key::address, v.address},
        {key::incarnation, v.incarnation},
-       {key::state, state_name(v.state)},
+       {key::state, std::string(state_name(v.state))},
        {key::health, v.health},
        {key::members, v.members},
        {key::profile, v.profile},
@@ -284,12 +296,8 @@ void from_json(const Json& j, FaultsInfo& v) {
 }
 
 void to_json(Json& j, const Snapshot& v) {
-  j = {{key::type, message_type::snapshot},
-       {key::self, v.self},
-       {key::members, v.members},
-       {key::counters, v.counters},
-       {key::config, v.config},
-       {key::faults, v.faults}};
+  j = {{key::type, message_type::snapshot}, {key::self, v.self},     {key::members, v.members},
+       {key::counters, v.counters},         {key::config, v.config}, {key::faults, v.faults}};
 }
 
 void from_json(const Json& j, Snapshot& v) {

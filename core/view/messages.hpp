@@ -290,6 +290,9 @@ struct Error {
 
 std::optional<swim::EventKind> event_kind_from_string(std::string_view name);
 
+// The state an event leaves its member in, for the events that change it (a join is alive).
+std::optional<MemberState> state_after(swim::EventKind kind);
+
 // The message's `type`, or empty when there is none.
 std::string message_type_of(const Json& message);
 
