@@ -43,8 +43,7 @@ struct AgentViewContext {
 
 // The messages of the live view (vigil::view) from an agent's state, and their JSON.
 view::SelfInfo self_info(const AgentViewContext& c);
-std::vector<view::MemberRow> member_rows(const AgentViewContext& c, bool with_gaps,
-                                         bool with_self);
+std::vector<view::MemberRow> member_rows(const AgentViewContext& c, bool with_gaps, bool with_self);
 view::ConfigInfo config_info(const swim::Config& config, const std::string& profile);
 view::FaultsInfo faults_info(const AgentViewContext& c);
 
