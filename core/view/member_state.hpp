@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -31,5 +32,23 @@ constexpr bool gone(MemberState state) {
 // How much a state should catch the eye, where several views of one member are summed up in one
 // colour: dead before suspect before left before alive; an unknown state (nullopt) least.
 int severity(std::optional<MemberState> state);
+
+// How many views hold each state, unknown included.
+class StateTally {
+ public:
+  void add(std::optional<MemberState> state) {
+    if (state)
+      ++by_state_[static_cast<std::size_t>(*state)];
+    else
+      ++unknown_;
+  }
+  std::size_t of(std::optional<MemberState> state) const {
+    return state ? by_state_[static_cast<std::size_t>(*state)] : unknown_;
+  }
+
+ private:
+  std::array<std::size_t, kMemberStates.size()> by_state_{};
+  std::size_t unknown_ = 0;
+};
 
 }  // namespace vigil::view
