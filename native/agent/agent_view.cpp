@@ -22,80 +22,77 @@ std::string_view type_name(std::size_t t) {
   return wire::to_string(static_cast<wire::MessageType>(t));
 }
 
-// JSON has no infinity: an unbounded phi travels as null.
-json number_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
 constexpr std::size_t kGapsShown = 64;  // recent inter-ack gaps per peer in a snapshot
 
 // A member's Serf tags and, when one of them is a vigil agent's advertisement, its live view.
-void add_tags(json& row, const swim::Member* m) {
-  const Tags tags = m ? decode_tags(m->meta) : Tags{};
-  row["tags"] = tags.empty() ? json::object() : json(tags);
-  if (auto view = tags.find(std::string(kViewTag));
-      view != tags.end() && check_view_url(view->second))
-    row["view"] = view->second;
+template <typename Row>
+void add_tags(Row& row, const swim::Member* m) {
+  row.tags = m ? decode_tags(m->meta) : Tags{};
+  if (auto view = row.tags.find(std::string(kViewTag));
+      view != row.tags.end() && check_view_url(view->second))
+    row.view = view->second;
 }
 
 // How this agent's probes of the member ended (all zeros before the first).
-void add_probe_outcomes(json& row, const ProbeOutcomes::Peer* p) {
-  const ProbeOutcomes::Peer none;
-  if (!p) p = &none;
-  row["probes"] = {{"total", p->probes},
-                   {"direct_failed", p->direct_failed},
-                   {"indirect_acked", p->indirect_acked},
-                   {"failed", p->failed}};
+view::ProbeCounts probe_counts(const ProbeOutcomes::Peer* p) {
+  if (!p) return {};
+  return {p->probes, p->direct_failed, p->indirect_acked, p->failed};
+}
+
+view::Gaps gaps_of(const detect::PhiAccrual& d) {
+  auto gaps = d.window().chronological();
+  if (gaps.size() > kGapsShown) gaps.erase(gaps.begin(), gaps.end() - kGapsShown);
+  return {std::move(gaps), d.mean_ms(), d.effective_stddev_ms()};
 }
 
 }  // namespace
 
-// The fields of self_json that are not tags.
-static json self_fields(const AgentViewContext& c) {
+view::SelfInfo self_info(const AgentViewContext& c) {
   const swim::Node& n = c.node;
   const swim::Member* self = n.member(n.name());
-  return {{"name", n.name()},
-          {"address", n.address().to_string()},
-          {"incarnation", n.incarnation()},
-          {"state", self ? std::string(swim::to_string(self->state)) : "alive"},
-          {"health", n.health_score()},
-          {"members", n.member_count()},
-          {"profile", c.profile},
-          {"paused", c.paused},
-          {"left", n.has_left()},
-          {"label", n.config().label},
-          {"encrypted", n.cipher() != nullptr},
-          {"time_ms", c.now.count()}};
+  view::SelfInfo info;
+  info.name = n.name();
+  info.address = n.address().to_string();
+  info.incarnation = n.incarnation();
+  info.state = self ? self->state : swim::MemberState::alive;
+  info.health = n.health_score();
+  info.members = n.member_count();
+  info.profile = c.profile;
+  info.paused = c.paused;
+  info.left = n.has_left();
+  info.label = n.config().label;
+  info.encrypted = n.cipher() != nullptr;
+  info.time_ms = c.now.count();
+  add_tags(info, self);
+  return info;
 }
 
 json self_json(const AgentViewContext& c) {
-  json j = self_fields(c);
-  add_tags(j, c.node.member(c.node.name()));
-  return j;
+  return self_info(c);
+}
+
+std::vector<view::MemberRow> member_rows(const AgentViewContext& c, bool with_gaps,
+                                         bool with_self) {
+  std::vector<view::MemberRow> rows;
+  for (const swim::Member* m : c.node.members()) {
+    if (m->name == c.node.name() && !with_self) continue;
+    view::MemberRow row;
+    row.name = m->name;
+    row.address = m->address.to_string();
+    row.state = m->state;
+    row.incarnation = m->incarnation;
+    add_tags(row, m);
+    row.phi = c.detectors.phi(m->name, c.now);
+    if (c.probe_outcomes) row.probes = probe_counts(c.probe_outcomes->find(m->name));
+    if (with_gaps)
+      if (const auto* d = c.detectors.find(m->name)) row.gaps = gaps_of(*d);
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 json members_json(const AgentViewContext& c, bool with_gaps, bool with_self) {
-  json out = json::array();
-  for (const swim::Member* m : c.node.members()) {
-    if (m->name == c.node.name() && !with_self) continue;
-    json row = {{"name", m->name},
-                {"address", m->address.to_string()},
-                {"state", std::string(swim::to_string(m->state))},
-                {"incarnation", m->incarnation}};
-    add_tags(row, m);
-    if (auto phi = c.detectors.phi(m->name, c.now)) row["phi"] = number_or_null(*phi);
-    if (c.probe_outcomes) add_probe_outcomes(row, c.probe_outcomes->find(m->name));
-    if (with_gaps)
-      if (const auto* d = c.detectors.find(m->name)) {
-        auto gaps = d->window().chronological();
-        if (gaps.size() > kGapsShown) gaps.erase(gaps.begin(), gaps.end() - kGapsShown);
-        row["gaps_ms"] = gaps;
-        row["mean_ms"] = d->mean_ms();
-        row["std_ms"] = d->effective_stddev_ms();
-      }
-    out.push_back(std::move(row));
-  }
-  return out;
+  return member_rows(c, with_gaps, with_self);
 }
 
 json counters_json(const swim::Counters& k) {
@@ -129,63 +126,65 @@ std::string counters_metrics_text(const swim::Counters& k) {
   return out.str();
 }
 
+view::ConfigInfo config_info(const swim::Config& cfg, const std::string& profile) {
+  return {.profile = profile,
+          .probe_interval_ms = cfg.probe_interval.count(),
+          .probe_timeout_ms = cfg.probe_timeout.count(),
+          .gossip_interval_ms = cfg.gossip_interval.count(),
+          .gossip_nodes = cfg.gossip_nodes,
+          .suspicion_mult = cfg.suspicion_mult,
+          .suspicion_max_timeout_mult = cfg.suspicion_max_timeout_mult,
+          .retransmit_mult = cfg.retransmit_mult,
+          .indirect_checks = cfg.indirect_checks,
+          .push_pull_interval_ms = cfg.push_pull_interval.count(),
+          .join_follow_up_ms = cfg.join_follow_up.count(),
+          .reconnect_interval_ms = cfg.reconnect_interval.count(),
+          .gossip_to_the_dead_ms = cfg.gossip_to_the_dead_time.count(),
+          .lifeguard = {cfg.lifeguard.lha_probe, cfg.lifeguard.lha_suspicion,
+                        cfg.lifeguard.buddy_system}};
+}
+
 json config_json(const swim::Config& cfg, const std::string& profile) {
-  return {{"profile", profile},
-          {"probe_interval_ms", cfg.probe_interval.count()},
-          {"probe_timeout_ms", cfg.probe_timeout.count()},
-          {"gossip_interval_ms", cfg.gossip_interval.count()},
-          {"gossip_nodes", cfg.gossip_nodes},
-          {"suspicion_mult", cfg.suspicion_mult},
-          {"suspicion_max_timeout_mult", cfg.suspicion_max_timeout_mult},
-          {"retransmit_mult", cfg.retransmit_mult},
-          {"indirect_checks", cfg.indirect_checks},
-          {"push_pull_interval_ms", cfg.push_pull_interval.count()},
-          {"join_follow_up_ms", cfg.join_follow_up.count()},
-          {"reconnect_interval_ms", cfg.reconnect_interval.count()},
-          {"gossip_to_the_dead_ms", cfg.gossip_to_the_dead_time.count()},
-          {"lifeguard",
-           {{"lha_probe", cfg.lifeguard.lha_probe},
-            {"lha_suspicion", cfg.lifeguard.lha_suspicion},
-            {"buddy_system", cfg.lifeguard.buddy_system}}}};
+  return config_info(cfg, profile);
+}
+
+view::FaultsInfo faults_info(const AgentViewContext& c) {
+  const FaultSettings& f = c.faults.settings();
+  view::FaultsInfo info{.loss = f.loss,
+                        .delay_ms = f.delay_ms,
+                        .jitter_ms = f.jitter_ms,
+                        .on_send = f.on_send,
+                        .on_receive = f.on_receive,
+                        .blocked = {},
+                        .paused_until_ms = c.faults.paused_until().count()};
+  for (const auto& a : c.faults.blocked()) info.blocked.push_back(a.to_string());
+  return info;
 }
 
 json faults_json(const AgentViewContext& c) {
-  const FaultSettings& f = c.faults.settings();
-  json blocked = json::array();
-  for (const auto& a : c.faults.blocked()) blocked.push_back(a.to_string());
-  return {{"loss", f.loss},
-          {"delay_ms", f.delay_ms},
-          {"jitter_ms", f.jitter_ms},
-          {"on_send", f.on_send},
-          {"on_receive", f.on_receive},
-          {"blocked", blocked},
-          {"paused_until_ms", c.faults.paused_until().count()}};
+  return faults_info(c);
 }
 
 json snapshot_json(const AgentViewContext& c) {
-  return {{"type", "snapshot"},
-          {"self", self_json(c)},
-          {"members", members_json(c, true)},
-          {"counters", counters_json(c.node.counters())},
-          {"config", config_json(c.node.config(), c.profile)},
-          {"faults", faults_json(c)}};
+  return view::Snapshot{.self = self_info(c),
+                        .members = member_rows(c, true, false),
+                        .counters = counters_json(c.node.counters()),
+                        .config = config_info(c.node.config(), c.profile),
+                        .faults = faults_info(c)};
 }
 
 json stats_json(const AgentViewContext& c) {
-  return {{"type", "stats"},
-          {"self", self_json(c)},
-          {"members", members_json(c, false)},
-          {"counters", counters_json(c.node.counters())}};
+  return view::Stats{.self = self_info(c),
+                     .members = member_rows(c, false, false),
+                     .counters = counters_json(c.node.counters())};
 }
 
 json event_json(const swim::Event& e) {
-  json j = {{"type", "event"},
-            {"kind", std::string(swim::to_string(e.kind))},
-            {"member", e.member},
-            {"incarnation", e.incarnation},
-            {"at_ms", e.at.count()}};
-  if (!e.by.empty()) j["by"] = e.by;
-  return j;
+  return view::Event{.kind = e.kind,
+                     .member = e.member,
+                     .incarnation = e.incarnation,
+                     .by = e.by,
+                     .at_ms = e.at.count()};
 }
 
 json user_message_json(const swim::UserMessage& m) {
@@ -198,23 +197,19 @@ json user_message_json(const swim::UserMessage& m) {
     hex += kDigits[m.payload[i] >> 4];
     hex += kDigits[m.payload[i] & 0x0f];
   }
-  return {{"type", "user"},
-          {"from", m.from.to_string()},
-          {"at_ms", m.at.count()},
-          {"size", m.payload.size()},
-          {"hex", hex}};
+  return view::UserMessage{
+      .from = m.from.to_string(), .at_ms = m.at.count(), .size = m.payload.size(), .hex = hex};
 }
 
 std::string metrics_text(const AgentViewContext& c) {
   std::ostringstream out;
   const swim::Counters& k = c.node.counters();
-  std::array<int, 4> by_state{};
+  std::array<int, view::kMemberStates.size()> by_state{};
   for (const swim::Member* m : c.node.members()) ++by_state[static_cast<std::size_t>(m->state)];
   out << "# HELP vigil_members Members in this agent's view, by state (itself included).\n"
       << "# TYPE vigil_members gauge\n";
-  for (auto s : {swim::MemberState::alive, swim::MemberState::suspect, swim::MemberState::dead,
-                 swim::MemberState::left})
-    out << "vigil_members{state=\"" << swim::to_string(s) << "\"} "
+  for (auto s : view::kMemberStates)
+    out << "vigil_members{state=\"" << view::to_string(s) << "\"} "
         << by_state[static_cast<std::size_t>(s)] << "\n";
   auto counter = [&](const char* name, const char* help, std::uint64_t value) {
     write_counter(out, name, help, value);

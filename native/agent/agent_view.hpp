@@ -5,6 +5,7 @@
 
 #include <vigil/base/time.hpp>
 #include <vigil/swim/node.hpp>
+#include <vigil/view/messages.hpp>
 #include "agent/ack_trace.hpp"
 #include "agent/auth_limiter.hpp"
 #include "agent/fault_injector.hpp"
@@ -39,6 +40,12 @@ struct AgentViewContext {
   LineOutput::Counters output{};  // event lines on standard output
   JoinCounters join{};            // join addresses asked and left for later
 };
+
+// The messages of the live view (vigil::view) from an agent's state, and their JSON.
+view::SelfInfo self_info(const AgentViewContext& c);
+std::vector<view::MemberRow> member_rows(const AgentViewContext& c, bool with_gaps, bool with_self);
+view::ConfigInfo config_info(const swim::Config& config, const std::string& profile);
+view::FaultsInfo faults_info(const AgentViewContext& c);
 
 nlohmann::json self_json(const AgentViewContext& c);
 // The members this node knows (itself too when `with_self`, as /v1/members lists them): name,

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <vigil/lab/table.hpp>
+#include <vigil/view/messages.hpp>
 #include "cli/args.hpp"
 #include "cli/endpoint.hpp"
 #include "cli/exit_codes.hpp"
@@ -16,12 +17,19 @@ namespace vigil::native {
 
 namespace {
 
-const std::set<std::string> kStatuses = {"alive", "suspect", "dead", "left"};
+std::string state_names(const char* separator) {
+  std::string out;
+  for (auto s : view::kMemberStates) {
+    if (!out.empty()) out += separator;
+    out += view::to_string(s);
+  }
+  return out;
+}
 
 // --status may repeat (the parser keeps the last) or list several states with commas; none
 // given means every state.
-Result<std::set<std::string>> statuses(const std::vector<std::string>& argv) {
-  std::set<std::string> out;
+Result<std::set<view::MemberState>> statuses(const std::vector<std::string>& argv) {
+  std::set<view::MemberState> out;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string value;
     if (argv[i] == "--status" && i + 1 < argv.size())
@@ -33,9 +41,9 @@ Result<std::set<std::string>> statuses(const std::vector<std::string>& argv) {
     std::stringstream items(value);
     std::string item;
     while (std::getline(items, item, ',')) {
-      if (!kStatuses.count(item))
-        return Error{"--status: '" + item + "' is not one of alive, suspect, dead, left"};
-      out.insert(item);
+      auto state = view::member_state_from_string(item);
+      if (!state) return Error{"--status: '" + item + "' is not one of " + state_names(", ")};
+      out.insert(*state);
     }
     if (value.empty() || value.back() == ',') return Error{"--status: an empty state"};
   }
@@ -49,7 +57,7 @@ const std::vector<cli::Args::Spec>& members_option_specs() {
       {"http", true, "the agent's live-view address", "127.0.0.1:8081"},
       {"format", true, "table|json", "table"},
       {"status", true,
-       "only members in these states: alive|suspect|dead|left (repeat or comma list)", "all"},
+       "only members in these states: " + state_names("|") + " (repeat or comma list)", "all"},
       {"help", false, "show this help", ""},
   };
   return specs;
@@ -83,15 +91,19 @@ int run_members(const std::vector<std::string>& argv) {
   const auto all = nlohmann::json::parse(reply->body, nullptr, false);
   if (all.is_discarded() || !all.is_array())
     return fail(cli::kFailure, "the agent's answer is not a member list");
-  auto members = nlohmann::json::array();
-  for (const auto& m : all) {
-    const bool shown =
-        wanted->empty() || (m.is_object() && m.contains("state") && m["state"].is_string() &&
-                            wanted->count(m["state"].get<std::string>()));
-    if (shown) members.push_back(m);
+  // Each entry read through the protocol's definition, tolerating whatever shape a stranger's
+  // server might send; --format json prints the entries shown as they came.
+  auto shown_json = nlohmann::json::array();
+  std::vector<view::MemberRow> shown;
+  for (const auto& entry : all) {
+    if (!entry.is_object()) continue;
+    auto row = entry.get<view::MemberRow>();
+    if (!wanted->empty() && !(row.state && wanted->count(*row.state))) continue;
+    shown_json.push_back(entry);
+    shown.push_back(std::move(row));
   }
   if (*format == "json") {
-    std::printf("%s\n", cli::json_text(members, 2).c_str());
+    std::printf("%s\n", cli::json_text(shown_json, 2).c_str());
     return cli::kOk;
   }
   lab::Table t;
@@ -99,18 +111,13 @@ int run_members(const std::vector<std::string>& argv) {
                {"address", "Address", 0},
                {"state", "Status", 0},
                {"incarnation", "Incarnation", 0}};
-  // Field by field, tolerating whatever shape a stranger's server might send. Names are whatever
-  // their members chose: escaped, so that a name cannot write to the terminal itself.
-  auto text = [](const nlohmann::json& m, const char* k) -> lab::Cell {
-    if (m.is_object() && m.contains(k) && m[k].is_string())
-      return cli::printable(m[k].get<std::string>());
-    return lab::Cell{};
-  };
-  for (const auto& m : members) {
-    lab::Cell incarnation;
-    if (m.is_object() && m.contains("incarnation") && m["incarnation"].is_number_integer())
-      incarnation = m["incarnation"].get<std::int64_t>();
-    t.rows.push_back({text(m, "name"), text(m, "address"), text(m, "state"), incarnation});
+  // Names are whatever their members chose: escaped, so that a name cannot write to the
+  // terminal itself.
+  for (const auto& m : shown) {
+    lab::Cell state;
+    if (m.state) state = std::string(view::to_string(*m.state));
+    t.rows.push_back({cli::printable(m.name), cli::printable(m.address), state,
+                      static_cast<std::int64_t>(m.incarnation)});
   }
   lab::Report report;
   report.tables.push_back(std::move(t));

@@ -19,15 +19,19 @@ constexpr std::size_t kLogLines = 200;
 constexpr std::size_t kPacketsKept = 500;
 constexpr std::size_t kPingReqPairs = 64;  // distinct (direction, peer, target) ping-req routes
 
-// Field access that never throws, whatever the server sends.
-std::string text(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return (it != j.end() && it->is_string()) ? it->get<std::string>() : std::string();
-}
-
-double number(const nlohmann::json& j, const char* key, double fallback) {
-  auto it = j.find(key);
-  return (it != j.end() && it->is_number()) ? it->get<double>() : fallback;
+// Where a rumour of each state is counted in Packet::rumours.
+std::optional<std::size_t> rumour_slot(std::optional<view::MemberState> state) {
+  if (!state) return std::nullopt;
+  switch (*state) {
+    case view::MemberState::suspect:
+      return 0;
+    case view::MemberState::alive:
+      return 1;
+    case view::MemberState::dead:
+      return 2;
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -103,7 +107,8 @@ void AgentLink::close() {
 void AgentLink::set_packets(bool on) {
   if (on == packets_wanted_) return;
   packets_wanted_ = on;
-  send({{"type", "packets"}, {"on", on}});  // if not open yet, on_open asks
+  send({{view::key::type, view::message_type::packets},
+        {view::key::on, on}});  // if not open yet, on_open asks
 }
 
 bool AgentLink::send(const nlohmann::json& message) {
@@ -121,7 +126,8 @@ EM_BOOL AgentLink::on_open(int, const EmscriptenWebSocketOpenEvent*, void* self)
   auto* link = static_cast<AgentLink*>(self);
   link->status_ = Status::open;
   link->ever_opened_ = true;
-  if (link->packets_wanted_) link->send({{"type", "packets"}, {"on", true}});
+  if (link->packets_wanted_)
+    link->send({{view::key::type, view::message_type::packets}, {view::key::on, true}});
   request_frames();
   return EM_TRUE;
 }
@@ -158,77 +164,59 @@ EM_BOOL AgentLink::on_message(int, const EmscriptenWebSocketMessageEvent* e, voi
   return EM_TRUE;
 }
 
-void AgentLink::take_members(const nlohmann::json& list) {
-  if (!list.is_array()) return;
+void AgentLink::take_members(const std::vector<view::MemberRow>& rows) {
   std::map<std::string, Member> fresh;
-  for (const auto& m : list) {
-    if (!m.is_object()) continue;
-    const std::string name = text(m, "name");
-    if (name.empty()) continue;
+  for (const view::MemberRow& row : rows) {
+    if (row.name.empty()) continue;
     Member member;
-    auto old = members_.find(name);
+    auto old = members_.find(row.name);
     if (old != members_.end()) member = old->second;  // stats carry no gaps: keep the last ones
-    member.state = text(m, "state");
-    member.address = text(m, "address");
-    member.incarnation = static_cast<std::uint32_t>(number(m, "incarnation", 0));
-    if (auto it = m.find("phi"); it != m.end())
-      member.phi = it->is_number() ? it->get<double>() : std::numeric_limits<double>::infinity();
-    if (auto it = m.find("gaps_ms"); it != m.end() && it->is_array()) {
-      member.gaps_ms.clear();
-      for (const auto& g : *it)
-        if (g.is_number()) member.gaps_ms.push_back(g.get<double>());
-      member.mean_ms = number(m, "mean_ms", 0);
-      member.std_ms = number(m, "std_ms", 0);
+    member.state = row.state;
+    member.address = row.address;
+    member.incarnation = row.incarnation;
+    if (row.phi) member.phi = *row.phi;
+    if (row.gaps) {
+      member.gaps_ms = row.gaps->gaps_ms;
+      member.mean_ms = row.gaps->mean_ms;
+      member.std_ms = row.gaps->std_ms;
     }
-    member.tags.clear();
-    if (auto it = m.find("tags"); it != m.end() && it->is_object())
-      for (const auto& [key, value] : it->items())
-        if (value.is_string()) member.tags[key] = value.get<std::string>();
-    member.view = text(m, "view");
-    if (auto it = m.find("probes"); it != m.end() && it->is_object()) {
-      member.probes = static_cast<std::uint64_t>(number(*it, "total", 0));
-      member.direct_failed = static_cast<std::uint64_t>(number(*it, "direct_failed", 0));
-      member.indirect_acked = static_cast<std::uint64_t>(number(*it, "indirect_acked", 0));
-      member.failed = static_cast<std::uint64_t>(number(*it, "failed", 0));
+    member.tags = row.tags;
+    member.view = row.view.value_or("");
+    if (row.probes) {
+      member.probes = row.probes->total;
+      member.direct_failed = row.probes->direct_failed;
+      member.indirect_acked = row.probes->indirect_acked;
+      member.failed = row.probes->failed;
     }
-    fresh[name] = std::move(member);
+    fresh[row.name] = std::move(member);
   }
   members_ = std::move(fresh);
 }
 
-void AgentLink::take_clock(const nlohmann::json& self) {
-  auto it = self.find("time_ms");
-  if (it == self.end() || !it->is_number()) return;
+void AgentLink::take_clock(std::int64_t agent_time_ms) {
   // A message arrives after it was written, never before: the smallest difference is the best.
-  const double offset = emscripten_get_now() - it->get<double>();
+  const double offset = emscripten_get_now() - static_cast<double>(agent_time_ms);
   if (!clock_known_ || offset < clock_offset_ms_) clock_offset_ms_ = offset;
   clock_known_ = true;
 }
 
-void AgentLink::take_packets(const nlohmann::json& batch) {
-  packet_stats_.skipped += static_cast<std::uint64_t>(number(batch, "skipped", 0));
-  auto list = batch.find("packets");
-  if (list == batch.end() || !list->is_array()) return;
-  for (const auto& p : *list) {
-    if (!p.is_object()) continue;
+void AgentLink::take_packets(const view::PacketBatch& batch) {
+  packet_stats_.skipped += batch.skipped;
+  for (const view::Packet& p : batch.packets) {
     Packet packet;
-    packet.t_ms = number(p, "t", 0);
+    packet.t_ms = static_cast<double>(p.t);
     packet.page_ms = packet.t_ms + clock_offset_ms_;
-    packet.out = text(p, "dir") == "out";
-    packet.stream = text(p, "via") == "tcp";
-    packet.dropped = p.value("dropped", false);
-    packet.kind = text(p, "kind");
-    packet.peer = text(p, "peer");
-    packet.target = text(p, "target");
-    packet.size = static_cast<std::uint32_t>(number(p, "size", 0));
-    if (auto r = p.find("rumours"); r != p.end() && r->is_array())
-      for (const auto& news : *r) {
-        if (!news.is_object()) continue;
-        const std::string kind = text(news, "kind");
-        const int k = kind == "suspect" ? 0 : kind == "alive" ? 1 : kind == "dead" ? 2 : -1;
-        if (k >= 0 && packet.rumours[static_cast<std::size_t>(k)] < 255)
-          ++packet.rumours[static_cast<std::size_t>(k)];
-      }
+    packet.out = p.out;
+    packet.stream = p.tcp;
+    packet.dropped = p.dropped;
+    packet.kind = p.kind;
+    packet.peer = p.peer;
+    packet.target = p.target.value_or("");
+    packet.size = static_cast<std::uint32_t>(p.size);
+    for (const view::Rumour& news : p.rumours)
+      if (auto k = rumour_slot(view::member_state_from_string(news.kind));
+          k && packet.rumours[*k] < 255)
+        ++packet.rumours[*k];
     ++packet_stats_.received;
     ++packet_stats_.kinds[packet.kind];
     if (packet.dropped) ++packet_stats_.dropped;
@@ -249,46 +237,57 @@ void AgentLink::take_packets(const nlohmann::json& batch) {
   }
 }
 
+// A snapshot or stats: each part the message carries replaces the last one seen.
+void AgentLink::take_view(const nlohmann::json& m) {
+  namespace key = view::key;
+  if (auto it = m.find(key::self); it != m.end() && it->is_object()) {
+    self_ = it->get<view::SelfInfo>();
+    if (!self_->name.empty()) name_ = self_->name;
+    if (it->contains(key::time_ms)) take_clock(self_->time_ms);
+  }
+  if (auto it = m.find(key::counters); it != m.end() && it->is_object()) counters_ = *it;
+  if (auto it = m.find(key::members); it != m.end() && it->is_array())
+    take_members(view::member_rows_from_json(*it));
+  if (auto f = m.find(key::faults);
+      f != m.end() && f->is_object() && f->value(key::blocked, nlohmann::json()).is_array()) {
+    blocked_ = f->get<view::FaultsInfo>().blocked;
+    if (blocked_.size() > 256) blocked_.resize(256);
+  }
+}
+
+void AgentLink::take_event(const view::Event& e) {
+  const std::string kind = e.kind ? std::string(swim::to_string(*e.kind)) : "unknown";
+  char line[256];
+  std::snprintf(line, sizeof line, "%8.2fs  %s: %s %s #%u%s%s",
+                static_cast<double>(e.at_ms) / 1000.0, name_.c_str(), kind.c_str(),
+                e.member.c_str(), static_cast<unsigned>(e.incarnation), e.by.empty() ? "" : " by ",
+                e.by.c_str());
+  note(line);
+  auto it = members_.find(e.member);
+  if (it == members_.end() || !e.kind) return;
+  if (auto state = view::state_after(*e.kind)) {
+    it->second.state = *state;
+    it->second.incarnation = e.incarnation;
+  }
+}
+
 void AgentLink::handle(const nlohmann::json& m) {
-  const std::string type = text(m, "type");
-  if (type == "snapshot" || type == "stats") {
-    if (auto it = m.find("self"); it != m.end() && it->is_object()) {
-      self_ = *it;
-      if (!text(self_, "name").empty()) name_ = text(self_, "name");
-      take_clock(self_);
-    }
-    if (auto it = m.find("counters"); it != m.end() && it->is_object()) counters_ = *it;
-    if (auto it = m.find("members"); it != m.end()) take_members(*it);
-    if (auto f = m.find("faults"); f != m.end() && f->is_object())
-      if (auto b = f->find("blocked"); b != f->end() && b->is_array()) {
-        blocked_.clear();
-        for (const auto& a : *b)
-          if (a.is_string() && blocked_.size() < 256) blocked_.push_back(a.get<std::string>());
-      }
-  } else if (type == "packets") {
-    take_packets(m);
-  } else if (type == "event") {
-    const std::string kind = text(m, "kind"), member = text(m, "member"), by = text(m, "by");
-    char line[256];
-    std::snprintf(line, sizeof line, "%8.2fs  %s: %s %s #%u%s%s", number(m, "at_ms", 0) / 1000.0,
-                  name_.c_str(), kind.c_str(), member.c_str(),
-                  static_cast<unsigned>(number(m, "incarnation", 0)), by.empty() ? "" : " by ",
-                  by.c_str());
-    note(line);
-    auto it = members_.find(member);
-    if (it != members_.end() && (kind == "suspect" || kind == "dead" || kind == "left" ||
-                                 kind == "alive" || kind == "join")) {
-      it->second.state = (kind == "join") ? "alive" : kind;
-      it->second.incarnation =
-          static_cast<std::uint32_t>(number(m, "incarnation", it->second.incarnation));
-    }
-  } else if (type == "error") {
-    last_error_ = text(m, "code") + ": " + text(m, "message");
+  const std::string type = view::message_type_of(m);
+  if (type == view::message_type::snapshot || type == view::message_type::stats) {
+    take_view(m);
+  } else if (type == view::message_type::packets) {
+    take_packets(m.get<view::PacketBatch>());
+  } else if (type == view::message_type::event) {
+    take_event(m.get<view::Event>());
+  } else if (type == view::message_type::error) {
+    const auto e = m.get<view::Error>();
+    last_error_ = e.code + ": " + e.message;
     last_reply_ = "error " + last_error_;
     note("error from " + name_ + ": " + last_error_);
-  } else if (type == "ok") {
-    if (text(m, "command") != "packets") note(name_ + " did " + text(m, "command"));
-    last_reply_ = "ok " + text(m, "command");
+  } else if (type == view::message_type::ok) {
+    const auto ok = m.get<view::Ok>();
+    if (ok.command != view::message_type::packets) note(name_ + " did " + ok.command);
+    last_reply_ = "ok " + ok.command;
   }
 }
 

@@ -7,8 +7,11 @@
 #include <deque>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <vigil/view/messages.hpp>
 
 namespace vigil::web {
 
@@ -19,7 +22,7 @@ class AgentLink {
   enum class Status { connecting, open, closed, failed };
 
   struct Member {
-    std::string state = "alive";
+    std::optional<view::MemberState> state = view::MemberState::alive;  // nullopt: unknown
     std::string address;  // host:port, as the agent's fault injector names it
     std::uint32_t incarnation = 0;
     double phi = -1;  // < 0: not known yet; infinity when unbounded
@@ -84,7 +87,8 @@ class AgentLink {
   const nlohmann::json& counters() const { return counters_; }
   // Addresses this agent's fault injector blocks (sends nothing to), as of its last snapshot.
   const std::vector<std::string>& blocked() const { return blocked_; }
-  const nlohmann::json& self() const { return self_; }
+  // The agent itself, as of its last snapshot or stats; nothing before the first.
+  const std::optional<view::SelfInfo>& self() const { return self_; }
   const std::deque<std::string>& log() const { return log_; }
   // The agent's answer to the last command: "ok block", or "error invalid: ...".
   const std::string& last_reply() const { return last_reply_; }
@@ -96,10 +100,12 @@ class AgentLink {
   static EM_BOOL on_error(int, const EmscriptenWebSocketErrorEvent*, void* self);
   static EM_BOOL on_close(int, const EmscriptenWebSocketCloseEvent* e, void* self);
   void handle(const nlohmann::json& message);
-  void take_members(const nlohmann::json& list);
+  void take_view(const nlohmann::json& message);
+  void take_members(const std::vector<view::MemberRow>& rows);
+  void take_event(const view::Event& event);
   void note(std::string line);
-  void take_packets(const nlohmann::json& batch);
-  void take_clock(const nlohmann::json& self);
+  void take_packets(const view::PacketBatch& batch);
+  void take_clock(std::int64_t agent_time_ms);
 
   std::string address_;
   std::string endpoint_;
@@ -111,7 +117,7 @@ class AgentLink {
   std::map<std::string, Member> members_;
   nlohmann::json counters_ = nlohmann::json::object();
   std::vector<std::string> blocked_;
-  nlohmann::json self_ = nlohmann::json::object();
+  std::optional<view::SelfInfo> self_;
   std::deque<std::string> log_;
   std::string last_reply_;
   std::uint64_t messages_ = 0;

@@ -22,19 +22,10 @@ namespace {
 
 constexpr double kSnapshotEveryMs = 2000;  // gaps come only in snapshots: ask the selected agent
 
-ImU32 state_color(const std::string& s) {
-  if (s == "alive") return plot::palette().alive;
-  if (s == "suspect") return plot::palette().suspect;
-  if (s == "dead") return plot::palette().dead;
-  if (s == "left") return plot::palette().left;
-  return plot::palette().unknown;
-}
+using view::MemberState;
 
-int state_rank(const std::string& s) {
-  if (s == "dead") return 4;
-  if (s == "suspect") return 3;
-  if (s == "left") return 2;
-  return s == "alive" ? 1 : 0;
+std::string state_text(std::optional<MemberState> state) {
+  return std::string(view::state_name(state));
 }
 
 }  // namespace
@@ -111,13 +102,13 @@ const AgentLink* LivePanel::selected_link() const {
 
 namespace {
 
-bool gone(const std::string& state) {
-  return state == "dead" || state == "left";
+bool gone(std::optional<MemberState> state) {
+  return state && view::gone(*state);
 }
 
 // A link knows its agent's name once a snapshot arrived; before that its name is its address.
 bool named(const AgentLink& l) {
-  return l.self().contains("name");
+  return l.self().has_value() && !l.self()->name.empty();
 }
 
 }  // namespace
@@ -188,7 +179,7 @@ void LivePanel::pick_peer() {
   for (const auto& n : names) {
     if (n == agent->name()) continue;
     auto it = agent->members().find(n);
-    if (it != agent->members().end() && it->second.state == "alive") {
+    if (it != agent->members().end() && it->second.state == MemberState::alive) {
       peer_ = n;
       return;
     }
@@ -416,10 +407,10 @@ plot::HeatCell LivePanel::heat_cell(int row, int col, void* self) {
   if (name == link.name()) return {plot::palette().self, 0};
   auto it = link.members().find(name);
   if (it == link.members().end()) return {plot::palette().unknown, 0};
-  ImU32 c = state_color(it->second.state);
+  ImU32 c = ring::state_color(it->second.state);
   if (link.status() != AgentLink::Status::open)
     c = plot::colors::with_alpha(c, 70);  // a stale view
-  return {c, state_rank(it->second.state)};
+  return {c, view::severity(it->second.state)};
 }
 
 void LivePanel::draw_agent_list(float height) {
@@ -435,9 +426,9 @@ void LivePanel::draw_agent_list(float height) {
   for (const auto& l : links_) {
     int alive = 0, suspect = 0, gone = 0;
     for (const auto& [name, m] : l->members()) {
-      if (m.state == "alive")
+      if (m.state == MemberState::alive)
         ++alive;
-      else if (m.state == "suspect")
+      else if (m.state == MemberState::suspect)
         ++suspect;
       else
         ++gone;
@@ -494,7 +485,7 @@ void LivePanel::draw_matrix(float height) {
               names[static_cast<std::size_t>(c)]);
           if (it == links_[static_cast<std::size_t>(r)]->members().end()) continue;
           char label[64];
-          std::snprintf(label, sizeof label, "%s #%u", it->second.state.c_str(),
+          std::snprintf(label, sizeof label, "%s #%u", state_text(it->second.state).c_str(),
                         it->second.incarnation);
           if (ImGui::CalcTextSize(label).x > cell_w * 0.9f) continue;
           plot::text(c + 0.06, rows - r - 0.12, plot::palette().cell_ink, label);
@@ -512,8 +503,8 @@ void LivePanel::draw_matrix(float height) {
                     names[static_cast<std::size_t>(col)].c_str());
       else
         ImGui::Text("%s sees %s: %s #%u, phi %.2f", l.name().c_str(),
-                    names[static_cast<std::size_t>(col)].c_str(), it->second.state.c_str(),
-                    it->second.incarnation, it->second.phi);
+                    names[static_cast<std::size_t>(col)].c_str(),
+                    state_text(it->second.state).c_str(), it->second.incarnation, it->second.phi);
       ImGui::EndTooltip();
     }
   } else {
@@ -593,7 +584,7 @@ void LivePanel::draw_peer_table(const AgentLink& l) {
         peer_chosen_ = true;
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(m.state.c_str());
+      ImGui::TextUnformatted(state_text(m.state).c_str());
       ImGui::TableNextColumn();
       if (m.phi < 0)
         hint("-");
@@ -735,14 +726,6 @@ wire::PacketKind kind_of(const std::string& name) {
   return wire::PacketKind::unknown;
 }
 
-ring::Look look_of(const std::string& state) {
-  if (state == "alive") return ring::Look::alive;
-  if (state == "suspect") return ring::Look::suspect;
-  if (state == "dead") return ring::Look::dead;
-  if (state == "left") return ring::Look::left;
-  return ring::Look::unknown;
-}
-
 }  // namespace
 
 ring::Model LivePanel::ring_model(double page_now_ms) const {
@@ -754,14 +737,12 @@ ring::Model LivePanel::ring_model(double page_now_ms) const {
     ring::Member m;
     m.name = name;
     if (observer && name == observer->name()) {
-      m.state = ring::Look::alive;
+      m.state = MemberState::alive;
       // Its own incarnation, from its self description (it holds no entry for itself).
-      const auto inc = observer->self().find("incarnation");
-      if (inc != observer->self().end() && inc->is_number_unsigned())
-        m.incarnation = inc->get<std::uint32_t>();
+      if (observer->self()) m.incarnation = observer->self()->incarnation;
     } else if (observer) {
       auto it = observer->members().find(name);
-      m.state = it == observer->members().end() ? ring::Look::unknown : look_of(it->second.state);
+      m.state = it == observer->members().end() ? std::nullopt : it->second.state;
       if (it != observer->members().end()) m.incarnation = it->second.incarnation;
     }
     index[name] = static_cast<int>(model.members.size());
@@ -888,7 +869,7 @@ nlohmann::json LivePanel::state() const {
   nlohmann::json agents = nlohmann::json::array();
   for (const auto& l : links_) {
     nlohmann::json members = nlohmann::json::object();
-    for (const auto& [name, m] : l->members()) members[name] = m.state;
+    for (const auto& [name, m] : l->members()) members[name] = state_text(m.state);
     nlohmann::json probes = nlohmann::json::object();
     for (const auto& [name, m] : l->members())
       probes[name] = {{"probes", m.probes},
@@ -914,7 +895,7 @@ nlohmann::json LivePanel::state() const {
                       {"last_reply", l->last_reply()},
                       {"probes", probes},
                       {"packets", packets},
-                      {"time_ms", l->self().value("time_ms", 0.0)}});
+                      {"time_ms", l->self() ? l->self()->time_ms : 0}});
   }
   nlohmann::json discovered = nlohmann::json::array();
   for (const auto& d : discovered_) discovered.push_back({{"name", d.name}, {"view", d.view}});

@@ -88,9 +88,8 @@ void draw_glyph(ImDrawList* dl, ImVec2 c, float r, const Glyph& g, ImU32 color) 
   }
 }
 
-ImU32 rumour_color(int k) {
-  const auto& p = plot::palette();
-  return k == 0 ? p.suspect : k == 1 ? p.alive : p.dead;
+ImU32 rumour_color(std::size_t slot) {
+  return state_color(kRumourStates[slot]);
 }
 
 void draw_cross(ImDrawList* dl, ImVec2 c, float r, ImU32 color, float thick) {
@@ -124,13 +123,25 @@ void text_at(ImDrawList* dl, ImVec2 centre, ImU32 color, const char* text) {
                  color, text);
 }
 
+// What a legend entry shows: a packet's glyph, a rumour's badge, a lost packet's cross or a cut.
+enum class Swatch : std::uint8_t { glyph, rumour, lost, cut };
+
 struct LegendEntry {
   const char* label;
-  int kind;  // 0..4 glyphs, 5..7 rumour badges, 8 lost, 9 cut
+  Swatch swatch;
+  PacketKind kind = PacketKind::unknown;  // of a glyph
+  std::size_t rumour = 0;                 // of a badge: its slot in kRumourStates
 };
-constexpr LegendEntry kLegend[] = {{"ping", 0},      {"ack", 1},     {"ping-req", 2}, {"nack", 3},
-                                   {"push-pull", 4}, {"suspect", 5}, {"alive", 6},    {"dead", 7},
-                                   {"lost", 8},      {"cut link", 9}};
+const LegendEntry kLegend[] = {{"ping", Swatch::glyph, PacketKind::ping},
+                               {"ack", Swatch::glyph, PacketKind::ack},
+                               {"ping-req", Swatch::glyph, PacketKind::ping_req},
+                               {"nack", Swatch::glyph, PacketKind::nack},
+                               {"push-pull", Swatch::glyph, PacketKind::push_pull},
+                               {"suspect", Swatch::rumour, PacketKind::unknown, 0},
+                               {"alive", Swatch::rumour, PacketKind::unknown, 1},
+                               {"dead", Swatch::rumour, PacketKind::unknown, 2},
+                               {"lost", Swatch::lost},
+                               {"cut link", Swatch::cut}};
 
 float entry_width(const LegendEntry& e, float swatch) {
   return swatch * 2.6f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(e.label).x +
@@ -153,37 +164,20 @@ int legend_rows(float width, float swatch) {
 
 }  // namespace
 
-ImU32 look_color(Look look) {
+ImU32 state_color(Look look) {
   const auto& p = plot::palette();
-  switch (look) {
-    case Look::alive:
+  if (!look) return p.unknown;
+  switch (*look) {
+    case view::MemberState::alive:
       return p.alive;
-    case Look::suspect:
+    case view::MemberState::suspect:
       return p.suspect;
-    case Look::dead:
+    case view::MemberState::dead:
       return p.dead;
-    case Look::left:
+    case view::MemberState::left:
       return p.left;
-    case Look::unknown:
-      return p.unknown;
   }
   return p.unknown;
-}
-
-const char* look_name(Look look) {
-  switch (look) {
-    case Look::alive:
-      return "alive";
-    case Look::suspect:
-      return "suspect";
-    case Look::dead:
-      return "dead";
-    case Look::left:
-      return "left";
-    case Look::unknown:
-      return "unknown";
-  }
-  return "unknown";
 }
 
 bool flight_visible(const Flight& f, double now_ms, double* progress) {
@@ -199,85 +193,104 @@ bool flight_in_air(const Flight& f, double now_ms) {
   return f.fate == Fate::delivered || t < 0.5;
 }
 
-Result draw(const char* id, ImVec2 size, const Model& model) {
-  Result out;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
-  if (size.y <= 0) size.y = ImGui::GetContentRegionAvail().y;
-  size.x = std::max(size.x, 40.0f);
-  size.y = std::max(size.y, 40.0f);
-  out.min = origin;
-  out.max = ImVec2(origin.x + size.x, origin.y + size.y);
-  const auto& pal = plot::palette();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(out.min, out.max, pal.area_bg, 4.0f);
+namespace {
 
+// Where everything sits: the circle, the members on it and their sizes.
+struct RingLayout {
+  ImVec2 centre{0, 0};
+  float radius = 10.0f;
+  float member_r = 0, packet_r = 0;
+  float spacing = 0;  // between neighbours along the circle
+  float font = 0, label_h = 0, gap = 0;
+  bool long_names = true;  // name and incarnation, or just the name's number
+  std::vector<ImVec2> centres;
+
+  int count() const { return static_cast<int>(centres.size()); }
+  bool valid(int i) const { return i >= 0 && i < count(); }
+  ImVec2 at(int i) const { return centres[static_cast<std::size_t>(i)]; }
+};
+
+const char* short_name(const std::string& name) {  // "node-17" -> "17"
+  const auto dash = name.rfind('-');
+  return dash == std::string::npos ? name.c_str() : name.c_str() + dash + 1;
+}
+
+RingLayout layout_ring(ImVec2 origin, ImVec2 size, const Model& model) {
+  RingLayout l;
   const int n = static_cast<int>(model.members.size());
-  const float font = ImGui::GetFontSize();
-  const ImVec2 centre(origin.x + size.x * 0.5f, origin.y + size.y * 0.5f);
+  l.font = ImGui::GetFontSize();
+  l.centre = ImVec2(origin.x + size.x * 0.5f, origin.y + size.y * 0.5f);
   // Room outside the circle for each member's label: its name and incarnation on two lines, or
   // just its number in a crowded ring.
-  const bool long_names = n <= 16;
-  const auto short_name = [&](const std::string& name) {  // "node-17" -> "17"
-    const auto dash = name.rfind('-');
-    return dash == std::string::npos ? name.c_str() : name.c_str() + dash + 1;
-  };
+  l.long_names = n <= 16;
   float label_w = 0;
   for (const Member& m : model.members)
-    label_w =
-        std::max(label_w, ImGui::CalcTextSize(long_names ? m.name.c_str() : short_name(m.name)).x);
-  const float label_h = font * (long_names ? 2.0f : 1.0f);
-  const float gap = font * 0.25f;
+    label_w = std::max(label_w,
+                       ImGui::CalcTextSize(l.long_names ? m.name.c_str() : short_name(m.name)).x);
+  l.label_h = l.font * (l.long_names ? 2.0f : 1.0f);
+  l.gap = l.font * 0.25f;
   // The members' size depends on the radius and the radius on their size: estimate with the
   // largest disc, then settle.
-  float member_r = font * 1.1f;
-  float radius = 10.0f;
+  l.member_r = l.font * 1.1f;
   for (int pass = 0; pass < 2; ++pass) {
-    radius = std::max(10.0f, std::min(size.x * 0.5f - member_r - gap - label_w,
-                                      size.y * 0.5f - member_r - gap - label_h) -
-                                 font * 0.2f);
-    const float spacing_now = n > 0 ? 2 * kPi * radius / static_cast<float>(n) : radius;
-    member_r = std::clamp(spacing_now * 0.3f, 5.0f * screen::dpr(), font * 1.1f);
+    l.radius = std::max(10.0f, std::min(size.x * 0.5f - l.member_r - l.gap - label_w,
+                                        size.y * 0.5f - l.member_r - l.gap - l.label_h) -
+                                   l.font * 0.2f);
+    const float spacing_now = n > 0 ? 2 * kPi * l.radius / static_cast<float>(n) : l.radius;
+    l.member_r = std::clamp(spacing_now * 0.3f, 5.0f * screen::dpr(), l.font * 1.1f);
   }
-  const float spacing = n > 0 ? 2 * kPi * radius / static_cast<float>(n) : radius;
-  const float packet_r = std::clamp(member_r * 0.5f, 3.5f * screen::dpr(), font * 0.6f);
-
-  out.member_centres.resize(static_cast<std::size_t>(n));
+  l.spacing = n > 0 ? 2 * kPi * l.radius / static_cast<float>(n) : l.radius;
+  l.packet_r = std::clamp(l.member_r * 0.5f, 3.5f * screen::dpr(), l.font * 0.6f);
+  l.centres.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const float a = -kPi / 2 + 2 * kPi * static_cast<float>(i) / static_cast<float>(std::max(n, 1));
-    out.member_centres[static_cast<std::size_t>(i)] =
-        ImVec2(centre.x + radius * std::cos(a), centre.y + radius * std::sin(a));
+    l.centres[static_cast<std::size_t>(i)] =
+        ImVec2(l.centre.x + l.radius * std::cos(a), l.centre.y + l.radius * std::sin(a));
   }
-  const auto at = [&](int i) { return out.member_centres[static_cast<std::size_t>(i)]; };
-  const auto valid = [&](int i) { return i >= 0 && i < n; };
+  return l;
+}
 
-  // The circle the members sit on, faint: a ring, not a wheel of spokes.
-  dl->AddCircle(centre, radius, pal.grid, 96, 1.0f);
-
-  // Cut links: a dashed red line broken in the middle, once per pair however many ways it is cut.
-  {
-    std::set<std::pair<int, int>> drawn;
-    const float thick = std::max(1.5f, 1.5f * screen::dpr());
-    for (const Cut& c : model.cuts) {
-      if (!valid(c.from) || !valid(c.to) || c.from == c.to) continue;
-      const auto key = std::minmax(c.from, c.to);
-      if (!drawn.insert(key).second || drawn.size() > 128) continue;
-      ImVec2 a = at(c.from), b = at(c.to);
-      a = lerp(a, b, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
-      b = lerp(b, a, member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
-      dashed_line(dl, a, b, plot::colors::with_alpha(pal.red, 200), thick, 5.0f * screen::dpr(),
-                  0.42f, 0.58f);
-    }
+// Cut links: a dashed red line broken in the middle, once per pair however many ways it is cut.
+void draw_cuts(ImDrawList* dl, const RingLayout& l, const std::vector<Cut>& cuts) {
+  std::set<std::pair<int, int>> drawn;
+  const float thick = std::max(1.5f, 1.5f * screen::dpr());
+  for (const Cut& c : cuts) {
+    if (!l.valid(c.from) || !l.valid(c.to) || c.from == c.to) continue;
+    const auto key = std::minmax(c.from, c.to);
+    if (!drawn.insert(key).second || drawn.size() > 128) continue;
+    ImVec2 a = l.at(c.from), b = l.at(c.to);
+    a = lerp(a, b, l.member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
+    b = lerp(b, a, l.member_r * 1.2f / std::max(1.0f, std::hypot(b.x - a.x, b.y - a.y)));
+    dashed_line(dl, a, b, plot::colors::with_alpha(plot::palette().red, 200), thick,
+                5.0f * screen::dpr(), 0.42f, 0.58f);
   }
+}
 
-  // Members.
+// A member's label outside the circle, its box touching the member from outside.
+void draw_member_label(ImDrawList* dl, const RingLayout& l, const Member& m, ImVec2 c) {
+  const auto& pal = plot::palette();
+  const ImVec2 dir((c.x - l.centre.x) / l.radius, (c.y - l.centre.y) / l.radius);
+  const char* name = l.long_names ? m.name.c_str() : short_name(m.name);
+  const float w = ImGui::CalcTextSize(name).x;
+  const ImVec2 label_c(c.x + dir.x * (l.member_r + l.gap + w * 0.5f),
+                       c.y + dir.y * (l.member_r + l.gap + l.label_h * 0.5f));
+  if (!l.long_names) return text_at(dl, label_c, pal.ink, name);
   char text[64];
-  for (int i = 0; i < n; ++i) {
+  std::snprintf(text, sizeof text, "%s", name);
+  text_at(dl, ImVec2(label_c.x, label_c.y - l.font * 0.45f), pal.ink, text);
+  std::snprintf(text, sizeof text, "#%u", m.incarnation);
+  text_at(dl, ImVec2(label_c.x, label_c.y + l.font * 0.5f), pal.ink_dim, text);
+}
+
+void draw_members(ImDrawList* dl, const RingLayout& l, const Model& model) {
+  const auto& pal = plot::palette();
+  const float member_r = l.member_r;
+  for (int i = 0; i < l.count(); ++i) {
     const Member& m = model.members[static_cast<std::size_t>(i)];
-    const ImVec2 c = at(i);
+    const ImVec2 c = l.at(i);
     // A crashed member keeps the colour the cluster sees it in (alive until detected, then
     // dead): the cross says the process is gone, the colour what the others believe.
-    const ImU32 fill = look_color(m.state);
+    const ImU32 fill = state_color(m.state);
     if (i == model.selected)
       dl->AddCircle(c, member_r + 4.0f * screen::dpr(), pal.accent, 0, 2.5f * screen::dpr());
     dl->AddCircleFilled(c, member_r, fill);
@@ -295,91 +308,118 @@ Result draw(const char* id, ImVec2 size, const Model& model) {
       dl->AddRectFilled(ImVec2(c.x + w * 0.6f, c.y - h), ImVec2(c.x + w * 2, c.y + h),
                         pal.cell_ink);
     }
-    // The label outside the circle, its box touching the member from outside.
-    const ImVec2 dir((c.x - centre.x) / radius, (c.y - centre.y) / radius);
-    const char* name = long_names ? m.name.c_str() : short_name(m.name);
-    const float w = ImGui::CalcTextSize(name).x;
-    const ImVec2 label_c(c.x + dir.x * (member_r + gap + w * 0.5f),
-                         c.y + dir.y * (member_r + gap + label_h * 0.5f));
-    if (long_names) {
-      std::snprintf(text, sizeof text, "%s", name);
-      text_at(dl, ImVec2(label_c.x, label_c.y - font * 0.45f), pal.ink, text);
-      std::snprintf(text, sizeof text, "#%u", m.incarnation);
-      text_at(dl, ImVec2(label_c.x, label_c.y + font * 0.5f), pal.ink_dim, text);
-    } else {
-      text_at(dl, label_c, pal.ink, name);
-    }
+    draw_member_label(dl, l, m, c);
   }
+}
 
-  // Packets in flight, and the dropped ones falling away.
-  const bool labels = n <= 12 && radius > font * 7;
+// Where a flight is drawn at progress t, and how opaque: a dropped one stops halfway, then falls
+// and fades. Reduced motion: a datagram shows in two places, leaving and arriving (or stopped
+// where it was lost), instead of gliding; `t` is snapped to them.
+ImVec2 flight_point(const RingLayout& l, const Flight& f, double& t, int& alpha) {
+  const ImVec2 a = l.at(f.from), b = l.at(f.to);
+  const bool dropped = f.fate != Fate::delivered;
+  const bool still = screen::reduced_motion();
+  alpha = 255;
+  if (still) t = t < 0.5 ? 0.25 : (dropped ? 0.5 : 0.75);
+  if (dropped && t >= 0.5 && still) return path_point(a, b, 0.5f);
+  if (dropped && t > 0.5) {
+    const float fall = static_cast<float>((t - 0.5) * 2.0);
+    ImVec2 p = path_point(a, b, 0.5f);
+    p.y += fall * l.member_r * 2.5f;
+    alpha = static_cast<int>(255 * (1.0f - fall * 0.8f));
+    return p;
+  }
+  return path_point(a, b, static_cast<float>(t));
+}
+
+// Piggybacked news: a badge per state trailing the packet.
+void draw_rumour_badges(ImDrawList* dl, const Flight& f, ImVec2 p, float packet_r, int alpha) {
+  float bx = p.x + packet_r * 1.5f;
+  for (std::size_t k = 0; k < kRumourStates.size(); ++k) {
+    if (!f.rumours[k]) continue;
+    const float s = packet_r * 0.9f;
+    dl->AddRectFilled(ImVec2(bx, p.y - packet_r - s), ImVec2(bx + s * 2, p.y - packet_r + s * 0.6f),
+                      plot::colors::with_alpha(rumour_color(k), alpha), 1.0f);
+    dl->AddRect(ImVec2(bx, p.y - packet_r - s), ImVec2(bx + s * 2, p.y - packet_r + s * 0.6f),
+                plot::colors::with_alpha(plot::palette().area_bg, alpha), 1.0f);
+    bx += s * 2 + 1;
+  }
+}
+
+// Packets in flight, and the dropped ones falling away.
+void draw_flights(ImDrawList* dl, const RingLayout& l, const Model& model) {
+  const auto& pal = plot::palette();
+  const bool labels = l.count() <= 12 && l.radius > l.font * 7;
   for (const Flight& f : model.flights) {
-    if (!valid(f.from) || !valid(f.to)) continue;
+    if (!l.valid(f.from) || !l.valid(f.to)) continue;
     double t = 0;
     if (!flight_visible(f, model.now_ms, &t)) continue;
-    const ImVec2 a = at(f.from), b = at(f.to);
     const Glyph g = glyph_of(f.kind, f.stream);
-    ImVec2 p;
     int alpha = 255;
-    const bool dropped = f.fate != Fate::delivered;
-    // Reduced motion: a datagram shows in two places, leaving and arriving (or stopped where
-    // it was lost), instead of gliding.
-    const bool still = screen::reduced_motion();
-    if (still) t = t < 0.5 ? 0.25 : (dropped ? 0.5 : 0.75);
-    if (dropped && t >= 0.5 && still) {
-      p = path_point(a, b, 0.5f);
-    } else if (dropped && t > 0.5) {
-      // It stops halfway, then falls and fades.
-      const float fall = static_cast<float>((t - 0.5) * 2.0);
-      p = path_point(a, b, 0.5f);
-      p.y += fall * member_r * 2.5f;
-      alpha = static_cast<int>(255 * (1.0f - fall * 0.8f));
-    } else {
-      p = path_point(a, b, static_cast<float>(t));
-    }
-    draw_glyph(dl, p, packet_r, g, plot::colors::with_alpha(g.color, alpha));
-    // Piggybacked news: a badge per kind trailing the packet.
-    float bx = p.x + packet_r * 1.5f;
-    for (int k = 0; k < 3; ++k) {
-      if (!f.rumours[static_cast<std::size_t>(k)]) continue;
-      const float s = packet_r * 0.9f;
-      dl->AddRectFilled(ImVec2(bx, p.y - packet_r - s),
-                        ImVec2(bx + s * 2, p.y - packet_r + s * 0.6f),
-                        plot::colors::with_alpha(rumour_color(k), alpha), 1.0f);
-      dl->AddRect(ImVec2(bx, p.y - packet_r - s), ImVec2(bx + s * 2, p.y - packet_r + s * 0.6f),
-                  plot::colors::with_alpha(pal.area_bg, alpha), 1.0f);
-      bx += s * 2 + 1;
-    }
-    if (dropped && t >= 0.5) {
-      const ImVec2 stop = path_point(a, b, 0.5f);
-      draw_cross(dl, stop, packet_r * 1.1f, f.fate == Fate::blocked ? pal.red : pal.ink_dim,
-                 std::max(1.5f, packet_r * 0.4f));
+    const ImVec2 p = flight_point(l, f, t, alpha);
+    draw_glyph(dl, p, l.packet_r, g, plot::colors::with_alpha(g.color, alpha));
+    draw_rumour_badges(dl, f, p, l.packet_r, alpha);
+    if (f.fate != Fate::delivered && t >= 0.5) {
+      const ImVec2 stop = path_point(l.at(f.from), l.at(f.to), 0.5f);
+      draw_cross(dl, stop, l.packet_r * 1.1f, f.fate == Fate::blocked ? pal.red : pal.ink_dim,
+                 std::max(1.5f, l.packet_r * 0.4f));
     }
     if (labels) {
       // Moving labels cross each other by nature; they are not part of the layout record.
-      dl->AddText(ImGui::GetFont(), font * 0.8f, ImVec2(p.x + packet_r * 1.4f, p.y - font * 0.1f),
+      dl->AddText(ImGui::GetFont(), l.font * 0.8f,
+                  ImVec2(p.x + l.packet_r * 1.4f, p.y - l.font * 0.1f),
                   plot::colors::with_alpha(pal.ink_dim, alpha), g.label);
     }
   }
+}
 
-  // Each member a button the size of a fingertip (or of its share of the circle, if smaller), so
-  // that a touch between members still scrolls the page.
+// Each member a button the size of a fingertip (or of its share of the circle, if smaller), so
+// that a touch between members still scrolls the page. Returns the member clicked, or -1.
+int member_buttons(const char* id, const RingLayout& l, const Model& model) {
+  int clicked = -1;
   const float hit =
-      std::max(member_r * 2.2f, std::min(kFingerCss * screen::dpr(), spacing * 0.95f));
-  for (int i = 0; i < n; ++i) {
-    const ImVec2 c = at(i);
+      std::max(l.member_r * 2.2f, std::min(kFingerCss * screen::dpr(), l.spacing * 0.95f));
+  for (int i = 0; i < l.count(); ++i) {
+    const ImVec2 c = l.at(i);
     ImGui::SetCursorScreenPos(ImVec2(c.x - hit * 0.5f, c.y - hit * 0.5f));
     ImGui::PushID(id);
     ImGui::PushID(i);
-    if (ImGui::InvisibleButton("##member", ImVec2(hit, hit))) out.clicked = i;
+    if (ImGui::InvisibleButton("##member", ImVec2(hit, hit))) clicked = i;
     if (ImGui::IsItemHovered()) {
       const Member& m = model.members[static_cast<std::size_t>(i)];
-      ImGui::SetTooltip("%s: %s #%u%s%s", m.name.c_str(), look_name(m.state), m.incarnation,
+      ImGui::SetTooltip("%s: %s #%u%s%s", m.name.c_str(),
+                        std::string(view::state_name(m.state)).c_str(), m.incarnation,
                         m.up ? "" : ", crashed", m.paused ? ", paused" : "");
     }
     ImGui::PopID();
     ImGui::PopID();
   }
+  return clicked;
+}
+
+}  // namespace
+
+Result draw(const char* id, ImVec2 size, const Model& model) {
+  Result out;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+  if (size.y <= 0) size.y = ImGui::GetContentRegionAvail().y;
+  size.x = std::max(size.x, 40.0f);
+  size.y = std::max(size.y, 40.0f);
+  out.min = origin;
+  out.max = ImVec2(origin.x + size.x, origin.y + size.y);
+  const auto& pal = plot::palette();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(out.min, out.max, pal.area_bg, 4.0f);
+
+  const RingLayout layout = layout_ring(origin, size, model);
+  out.member_centres = layout.centres;
+  // The circle the members sit on, faint: a ring, not a wheel of spokes.
+  dl->AddCircle(layout.centre, layout.radius, pal.grid, 96, 1.0f);
+  draw_cuts(dl, layout, model.cuts);
+  draw_members(dl, layout, model);
+  draw_flights(dl, layout, model);
+  out.clicked = member_buttons(id, layout, model);
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(size);
   return out;
@@ -405,33 +445,20 @@ void draw_legend(float width) {
       y += line;
     }
     const ImVec2 c(origin.x + x + swatch * 1.2f, origin.y + y + font * 0.5f);
-    switch (e.kind) {
-      case 0:
-        draw_glyph(dl, c, swatch, glyph_of(PacketKind::ping, false), pal.blue);
+    switch (e.swatch) {
+      case Swatch::glyph: {
+        const Glyph g = glyph_of(e.kind, e.kind == PacketKind::push_pull);
+        draw_glyph(dl, c, swatch, g, g.color);
         break;
-      case 1:
-        draw_glyph(dl, c, swatch, glyph_of(PacketKind::ack, false), pal.blue);
-        break;
-      case 2:
-        draw_glyph(dl, c, swatch, glyph_of(PacketKind::ping_req, false), pal.purple);
-        break;
-      case 3:
-        draw_glyph(dl, c, swatch, glyph_of(PacketKind::nack, false), pal.purple);
-        break;
-      case 4:
-        draw_glyph(dl, c, swatch, glyph_of(PacketKind::push_pull, true), pal.grey);
-        break;
-      case 5:
-      case 6:
-      case 7:
+      }
+      case Swatch::rumour:
         dl->AddRectFilled(ImVec2(c.x - swatch, c.y - swatch * 0.6f),
-                          ImVec2(c.x + swatch, c.y + swatch * 0.6f), rumour_color(e.kind - 5),
-                          1.0f);
+                          ImVec2(c.x + swatch, c.y + swatch * 0.6f), rumour_color(e.rumour), 1.0f);
         break;
-      case 8:
+      case Swatch::lost:
         draw_cross(dl, c, swatch * 0.9f, pal.ink_dim, std::max(1.5f, swatch * 0.35f));
         break;
-      case 9:
+      case Swatch::cut:
         dashed_line(dl, ImVec2(c.x - swatch * 1.2f, c.y), ImVec2(c.x + swatch * 1.2f, c.y), pal.red,
                     std::max(1.5f, swatch * 0.3f), swatch * 0.45f, 0.45f, 0.55f);
         break;

@@ -4,9 +4,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <vigil/view/member_state.hpp>
 #include <vigil/wire/packet_summary.hpp>
 
 // Members of a SWIM cluster on a circle and the packets between them in flight, in the manner of
@@ -17,11 +19,17 @@
 // simulated cluster and real agents are drawn alike.
 namespace vigil::web::ring {
 
-enum class Look : std::uint8_t { alive, suspect, dead, left, unknown };
+// A member as someone sees it: one of the member states, or nothing when that observer does not
+// know it (drawn grey).
+using Look = std::optional<view::MemberState>;
+
+// The member states a rumour can carry, in the order Flight::rumours counts them.
+inline constexpr std::array<view::MemberState, 3> kRumourStates = {
+    view::MemberState::suspect, view::MemberState::alive, view::MemberState::dead};
 
 struct Member {
   std::string name;
-  Look state = Look::alive;
+  Look state = view::MemberState::alive;
   bool up = true;       // false: the process is gone (crashed)
   bool paused = false;  // stopped for a while (a GC pause, SIGSTOP)
   std::uint32_t incarnation = 0;
@@ -33,7 +41,7 @@ struct Flight {
   int from = 0, to = 0;               // member indices
   double sent_ms = 0, arrive_ms = 0;  // a dropped packet's arrive_ms: when it would have arrived
   wire::PacketKind kind = wire::PacketKind::unknown;
-  // Piggybacked news by kind: suspect, alive, dead.
+  // Piggybacked news by the state it claims, in kRumourStates' order.
   std::array<std::uint8_t, 3> rumours{0, 0, 0};
   Fate fate = Fate::delivered;
   bool stream = false;  // a push-pull exchange over a stream
@@ -73,8 +81,8 @@ Result draw(const char* id, ImVec2 size, const Model& model);
 float legend_height(float width);
 void draw_legend(float width);
 
-// The colour members in `look` are drawn with.
-ImU32 look_color(Look look);
-const char* look_name(Look look);
+// The colour members in a state are drawn with (grey when unknown); their names are
+// view::state_name's.
+ImU32 state_color(Look look);
 
 }  // namespace vigil::web::ring

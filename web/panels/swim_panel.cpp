@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <vigil/view/messages.hpp>
 #include <vigil/wire/packet_summary.hpp>
 #include "panels/panel_layout.hpp"
 #include "panels/param_ui.hpp"
@@ -58,34 +59,13 @@ constexpr ParamSpec kSpeed{.key = "speed",
                            .log = true,
                            .digits = 2};
 
-ImU32 state_color(std::uint8_t s) {
-  switch (s) {
-    case 0:
-      return plot::palette().alive;
-    case 1:
-      return plot::palette().suspect;
-    case 2:
-      return plot::palette().dead;
-    case 3:
-      return plot::palette().left;
-    default:
-      return plot::palette().unknown;
-  }
-}
+using view::MemberState;
 
-const char* state_name(std::uint8_t s) {
-  switch (s) {
-    case 0:
-      return "alive";
-    case 1:
-      return "suspect";
-    case 2:
-      return "dead";
-    case 3:
-      return "left";
-    default:
-      return "unknown";
-  }
+// {"alive": n, "suspect": n, "dead": n, "left": n, "unknown": n}
+nlohmann::json tally_json(const view::StateTally& tally) {
+  nlohmann::json out = {{view::state_name(std::nullopt), tally.of(std::nullopt)}};
+  for (MemberState s : view::kMemberStates) out[std::string(view::to_string(s))] = tally.of(s);
+  return out;
 }
 
 }  // namespace
@@ -254,7 +234,7 @@ void SwimPanel::reset_row(std::size_t observer) {
   for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
     const swim::Member* m = cluster_->view(observer, j);
     Cell& c = matrix_[observer * nodes_ + j];
-    c.state = m ? static_cast<std::uint8_t>(m->state) : kUnknown;
+    c.state = m ? ring::Look(m->state) : std::nullopt;
     c.incarnation = m ? m->incarnation : 0;
   }
   refresh_row(observer);
@@ -278,25 +258,14 @@ void SwimPanel::on_event(const sim::ClusterEvent& e) {
     Cell& c = matrix_[e.observer * nodes_ + *host];
     c.incarnation = e.event.incarnation;
     switch (e.event.kind) {
-      case swim::EventKind::join:
-      case swim::EventKind::alive:
       case swim::EventKind::refuted:
-        c.state = 0;
-        break;
-      case swim::EventKind::suspect:
-        c.state = 1;
-        break;
-      case swim::EventKind::dead:
-        c.state = 2;
-        break;
-      case swim::EventKind::left:
-        c.state = 3;
+        c.state = MemberState::alive;
         break;
       case swim::EventKind::removed:
-        c.state = kUnknown;
+        c.state.reset();
         break;
-      case swim::EventKind::updated:
-      case swim::EventKind::conflict:
+      default:
+        if (auto state = view::state_after(e.event.kind)) c.state = *state;
         break;
     }
     refresh_cell(e.observer, *host);
@@ -500,26 +469,26 @@ void SwimPanel::draw() {
 }
 
 ring::Look SwimPanel::look_of(std::size_t observed) const {
-  const auto look = [](std::uint8_t s) {
-    return s <= 3 ? static_cast<ring::Look>(s) : ring::Look::unknown;
-  };
   const auto n = static_cast<std::size_t>(nodes_);
   if (color_by_ >= 0 && color_by_ < nodes_) {
     const auto r = static_cast<std::size_t>(color_by_);
-    if (r == observed) return cluster_->is_up(r) ? ring::Look::alive : ring::Look::dead;
-    return look(matrix_[r * n + observed].state);
+    if (r == observed) return cluster_->is_up(r) ? MemberState::alive : MemberState::dead;
+    return matrix_[r * n + observed].state;
   }
   // Consensus: what most live members hold; on a tie the worse news.
-  int count[5] = {0, 0, 0, 0, 0};
+  view::StateTally tally;
   for (std::size_t r = 0; r < n; ++r)
-    if (r != observed && cluster_->is_up(r))
-      ++count[std::min<std::uint8_t>(matrix_[r * n + observed].state, 4)];
-  const int rank[5] = {1, 3, 4, 2, 0};  // alive, suspect, dead, left, unknown
-  int best = 0;
-  for (int s = 1; s < 5; ++s)
-    if (count[s] > count[best] || (count[s] == count[best] && rank[s] > rank[best])) best = s;
-  if (count[best] == 0) return ring::Look::alive;
-  return look(static_cast<std::uint8_t>(best == 4 ? kUnknown : best));
+    if (r != observed && cluster_->is_up(r)) tally.add(matrix_[r * n + observed].state);
+  ring::Look best = MemberState::alive;
+  for (ring::Look candidate : {ring::Look(MemberState::suspect), ring::Look(MemberState::dead),
+                               ring::Look(MemberState::left), ring::Look()}) {
+    const std::size_t count = tally.of(candidate), best_count = tally.of(best);
+    if (count > best_count ||
+        (count == best_count && view::severity(candidate) > view::severity(best)))
+      best = candidate;
+  }
+  if (tally.of(best) == 0) return MemberState::alive;
+  return best;
 }
 
 ring::Model SwimPanel::ring_model() const {
@@ -624,8 +593,9 @@ void SwimPanel::draw_member_details(float height) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(cluster_->name(j).c_str());
       ImGui::TableNextColumn();
-      const std::uint8_t st = m ? static_cast<std::uint8_t>(m->state) : kUnknown;
-      ImGui::TextColored(plot::to_vec4(state_color(st)), "%s", state_name(st));
+      const ring::Look st = m ? ring::Look(m->state) : std::nullopt;
+      ImGui::TextColored(plot::to_vec4(ring::state_color(st)), "%s",
+                         std::string(view::state_name(st)).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("#%u", m ? m->incarnation : 0);
     }
@@ -731,11 +701,10 @@ plot::HeatCell SwimPanel::heat_cell(std::size_t observer, std::size_t observed) 
   if (observer == observed) return {plot::palette().self, 0};
   const bool observer_down = !cluster_->is_up(observer);
   const Cell& c = matrix_[observer * nodes_ + observed];
-  ImU32 color = state_color(c.state);
+  ImU32 color = ring::state_color(c.state);
   if (observer_down) color = plot::colors::with_alpha(color, 60);  // a crashed node's last view
   // Within a block of tiny cells, the worst news shows.
-  const int rank = c.state == 2 ? 4 : c.state == 1 ? 3 : c.state == 3 ? 2 : c.state == 0 ? 1 : 0;
-  return {color, rank};
+  return {color, view::severity(c.state)};
 }
 
 void SwimPanel::draw_matrix(float height) {
@@ -774,7 +743,8 @@ void SwimPanel::draw_matrix(float height) {
         ImGui::Text("node-%d (itself)%s", row,
                     cluster_->is_up(static_cast<std::size_t>(row)) ? "" : ", crashed");
       else
-        ImGui::Text("node-%d sees node-%d: %s #%u", row, col, state_name(c.state), c.incarnation);
+        ImGui::Text("node-%d sees node-%d: %s #%u", row, col,
+                    std::string(view::state_name(c.state)).c_str(), c.incarnation);
       ImGui::EndTooltip();
     }
     plot::end();
@@ -795,35 +765,41 @@ void SwimPanel::draw_traffic(float height) {
   }
 }
 
-nlohmann::json SwimPanel::state() const {
-  std::size_t counts[5] = {0, 0, 0, 0, 0};
-  for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
+nlohmann::json SwimPanel::views_json() const {
+  const auto n = static_cast<std::size_t>(nodes_);
+  view::StateTally all;
+  for (std::size_t r = 0; r < n; ++r) {
     if (!cluster_->is_up(r)) continue;
-    for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c)
-      if (r != c) ++counts[std::min<std::size_t>(matrix_[r * nodes_ + c].state, 4)];
+    for (std::size_t c = 0; c < n; ++c)
+      if (r != c) all.add(matrix_[r * n + c].state);
   }
-  nlohmann::json up = nlohmann::json::array();
-  for (std::size_t i = 0; i < cluster_->size(); ++i) up.push_back(cluster_->is_up(i));
   // views[observer][observed] = state, for small clusters (tests check who sees whom how).
   nlohmann::json views = nlohmann::json::array();
   if (nodes_ <= 32)
-    for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
+    for (std::size_t r = 0; r < n; ++r) {
       nlohmann::json row = nlohmann::json::array();
-      for (std::size_t c = 0; c < static_cast<std::size_t>(nodes_); ++c)
-        row.push_back(state_name(matrix_[r * nodes_ + c].state));
+      for (std::size_t c = 0; c < n; ++c) row.push_back(view::state_name(matrix_[r * n + c].state));
       views.push_back(row);
     }
-  // How the live observers see the selected member (the one &kill= or the fault buttons act on),
-  // and how many of those holding it dead the cached picture shows red in its column: all of
-  // them, if blocks keep their worst news.
+  // How the live observers see the selected member (the one &kill= or the fault buttons act on).
   const auto sel = static_cast<std::size_t>(selected_);
-  std::size_t of_selected[5] = {0, 0, 0, 0, 0};
+  view::StateTally of_selected;
+  for (std::size_t r = 0; r < n; ++r)
+    if (r != sel && cluster_->is_up(r)) of_selected.add(matrix_[r * n + sel].state);
+  return {{"views_by_state", tally_json(all)},
+          {"views", views},
+          {"views_of_selected", tally_json(of_selected)}};
+}
+
+nlohmann::json SwimPanel::matrix_json() const {
+  // How many of those holding the selected member dead the cached picture shows red in its
+  // column: all of them, if blocks keep their worst news.
+  const auto sel = static_cast<std::size_t>(selected_);
   std::size_t shown_dead = 0;
   for (std::size_t r = 0; r < static_cast<std::size_t>(nodes_); ++r) {
     if (r == sel || !cluster_->is_up(r)) continue;
-    const std::uint8_t s = matrix_[r * nodes_ + sel].state;
-    ++of_selected[std::min<std::uint8_t>(s, 4)];
-    if (s == 2 && heat_->shown_color(static_cast<int>(r), selected_) == state_color(2))
+    if (matrix_[r * nodes_ + sel].state == MemberState::dead &&
+        heat_->shown_color(static_cast<int>(r), selected_) == ring::state_color(MemberState::dead))
       ++shown_dead;
   }
   // Cells whose kept colour is not what the current palette paints their state: none, unless
@@ -833,7 +809,7 @@ nlohmann::json SwimPanel::state() const {
     for (int c = 0; c < nodes_; ++c)
       stale += heat_->cell(r, c).color !=
                heat_cell(static_cast<std::size_t>(r), static_cast<std::size_t>(c)).color;
-  nlohmann::json matrix = {
+  return {
       {"stale_cells", stale},
       {"rect", {matrix_rect_.x, matrix_rect_.y, matrix_rect_.z, matrix_rect_.w}},
       {"block_rows", heat_->block_rows()},
@@ -841,42 +817,10 @@ nlohmann::json SwimPanel::state() const {
       {"uploads", heat_->uploads()},
       {"hovered", hovered_row_ < 0 ? nlohmann::json() : nlohmann::json{hovered_row_, hovered_col_}},
       {"selected_shown_dead", shown_dead}};
-  const auto totals = cluster_->totals();
-  nlohmann::json out = {
-      {"demo", "swim"},
-      {"nodes", nodes_},
-      {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
-      {"lifeguard", lifeguard_},
-      {"partitioned", partitioned_},
-      {"sim_ms", cluster_->now().count()},
-      {"views_by_state",
-       {{"alive", counts[0]},
-        {"suspect", counts[1]},
-        {"dead", counts[2]},
-        {"left", counts[3]},
-        {"unknown", counts[4]}}},
-      {"up", up},
-      {"views", views},
-      {"selected", selected_},
-      {"views_of_selected",
-       {{"alive", of_selected[0]},
-        {"suspect", of_selected[1]},
-        {"dead", of_selected[2]},
-        {"left", of_selected[3]},
-        {"unknown", of_selected[4]}}},
-      {"matrix", matrix},
-      {"events", events_},
-      {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
-      {"datagrams", totals.datagrams_sent},
-      {"setup_ms", setup_ms_},
-      {"setup_datagrams", setup_datagrams_}};
-  out["partitioned"] = cluster_->network().partitioned();
-  out["view"] = showing_ring() ? "ring" : "matrix";
-  out["speed"] = speed_;
-  out["delay_ms"] = delay_ms_;
-  out["paused"] = paused_;
-  if (!showing_ring()) return out;
-  // What the ring shows this frame, for tests: packets in the air by kind, news by kind.
+}
+
+// Packets in the air this frame by kind, and the news they carry by state.
+nlohmann::json SwimPanel::in_flight_json() const {
   const double now = static_cast<double>(cluster_->now().count()) + carry_ms_;
   nlohmann::json in_flight = nlohmann::json::object();
   for (const char* k : {"ping", "ack", "ping-req", "nack", "suspect", "alive", "dead", "push-pull"})
@@ -887,16 +831,20 @@ nlohmann::json SwimPanel::state() const {
     const bool news_only = f.kind == wire::PacketKind::suspect ||
                            f.kind == wire::PacketKind::alive || f.kind == wire::PacketKind::dead;
     if (!news_only && in_flight.contains(kind)) in_flight[kind] = in_flight[kind].get<int>() + 1;
-    const char* news[3] = {"suspect", "alive", "dead"};
-    for (int k = 0; k < 3; ++k)
-      in_flight[news[k]] = in_flight[news[k]].get<int>() + f.rumours[static_cast<std::size_t>(k)];
+    for (std::size_t k = 0; k < ring::kRumourStates.size(); ++k) {
+      const std::string news(view::to_string(ring::kRumourStates[k]));
+      in_flight[news] = in_flight[news].get<int>() + f.rumours[k];
+    }
   }
+  return in_flight;
+}
+
+nlohmann::json SwimPanel::ring_members_json() const {
   nlohmann::json members = nlohmann::json::array();
-  nlohmann::json centres = nlohmann::json::array();
   for (std::size_t i = 0; i < static_cast<std::size_t>(nodes_); ++i) {
     const swim::Member* self = cluster_->view(i, i);
     members.push_back({{"name", cluster_->name(i)},
-                       {"state", ring::look_name(look_of(i))},
+                       {"state", view::state_name(look_of(i))},
                        {"up", cluster_->is_up(i)},
                        {"paused", cluster_->is_paused(i)},
                        {"incarnation", self ? self->incarnation : 0},
@@ -904,10 +852,62 @@ nlohmann::json SwimPanel::state() const {
                        {"health", cluster_->node(i).health_score()},
                        {"accusations", accusations_[i]}});
   }
+  return members;
+}
+
+// The clicked member's own view and suspicion timers; null when none is clicked.
+nlohmann::json SwimPanel::details_json() const {
+  if (clicked_ < 0) return nullptr;
+  const auto i = static_cast<std::size_t>(clicked_);
+  nlohmann::json seen = nlohmann::json::object();
+  for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
+    const swim::Member* m = cluster_->view(i, j);
+    seen[cluster_->name(j)] = {{"state", view::state_name(m ? ring::Look(m->state) : std::nullopt)},
+                               {"incarnation", m ? m->incarnation : 0}};
+  }
+  nlohmann::json timers = nlohmann::json::array();
+  for (const auto& t : cluster_->node(i).suspicion_timers())
+    timers.push_back({{"member", t.member},
+                      {"started_ms", t.started.count()},
+                      {"deadline_ms", t.deadline.count()},
+                      {"confirmations", t.confirmations}});
+  return {{"member", cluster_->name(i)},
+          {"incarnation", cluster_->node(i).incarnation()},
+          {"health", cluster_->node(i).health_score()},
+          {"view", seen},
+          {"suspicion_timers", timers}};
+}
+
+nlohmann::json SwimPanel::state() const {
+  nlohmann::json up = nlohmann::json::array();
+  for (std::size_t i = 0; i < cluster_->size(); ++i) up.push_back(cluster_->is_up(i));
+  const auto totals = cluster_->totals();
+  nlohmann::json out = {
+      {"demo", "swim"},
+      {"nodes", nodes_},
+      {"profile", swim::Config::profile_names()[static_cast<std::size_t>(profile_)]},
+      {"lifeguard", lifeguard_},
+      {"sim_ms", cluster_->now().count()},
+      {"up", up},
+      {"selected", selected_},
+      {"matrix", matrix_json()},
+      {"events", events_},
+      {"log", nlohmann::json(std::vector<std::string>(log_.begin(), log_.end()))},
+      {"datagrams", totals.datagrams_sent},
+      {"setup_ms", setup_ms_},
+      {"setup_datagrams", setup_datagrams_}};
+  out.update(views_json());
+  out["partitioned"] = cluster_->network().partitioned();
+  out["view"] = showing_ring() ? "ring" : "matrix";
+  out["speed"] = speed_;
+  out["delay_ms"] = delay_ms_;
+  out["paused"] = paused_;
+  if (!showing_ring()) return out;
+  nlohmann::json centres = nlohmann::json::array();
   for (const ImVec2& c : member_centres_) centres.push_back({c.x, c.y});
-  out["in_flight"] = in_flight;
+  out["in_flight"] = in_flight_json();
   out["seen_order"] = first_seen_;
-  out["members"] = members;
+  out["members"] = ring_members_json();
   out["packets"] = packets_;
   out["flights_kept"] = flights_.size();
   out["ring"] = {{"rect", {ring_rect_.x, ring_rect_.y, ring_rect_.z, ring_rect_.w}},
@@ -924,29 +924,7 @@ nlohmann::json SwimPanel::state() const {
   out["step"] = scene_.current();
   out["beats"] = scene_.beats();
   out["caption"] = scene_.caption();
-  if (clicked_ >= 0) {
-    const auto i = static_cast<std::size_t>(clicked_);
-    nlohmann::json view = nlohmann::json::object();
-    for (std::size_t j = 0; j < static_cast<std::size_t>(nodes_); ++j) {
-      const swim::Member* m = cluster_->view(i, j);
-      view[cluster_->name(j)] = {
-          {"state", m ? state_name(static_cast<std::uint8_t>(m->state)) : "unknown"},
-          {"incarnation", m ? m->incarnation : 0}};
-    }
-    nlohmann::json timers = nlohmann::json::array();
-    for (const auto& t : cluster_->node(i).suspicion_timers())
-      timers.push_back({{"member", t.member},
-                        {"started_ms", t.started.count()},
-                        {"deadline_ms", t.deadline.count()},
-                        {"confirmations", t.confirmations}});
-    out["details"] = {{"member", cluster_->name(i)},
-                      {"incarnation", cluster_->node(i).incarnation()},
-                      {"health", cluster_->node(i).health_score()},
-                      {"view", view},
-                      {"suspicion_timers", timers}};
-  } else {
-    out["details"] = nullptr;
-  }
+  out["details"] = details_json();
   return out;
 }
 

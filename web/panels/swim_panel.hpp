@@ -35,10 +35,9 @@ class SwimPanel : public Panel {
 
  private:
   struct Cell {
-    std::uint8_t state = 0;  // swim::MemberState, or kUnknown
+    ring::Look state = view::MemberState::alive;  // nullopt: the observer does not know it
     std::uint32_t incarnation = 1;
   };
-  static constexpr std::uint8_t kUnknown = 255;
 
   void restart();
   void on_event(const sim::ClusterEvent& e);
@@ -72,6 +71,13 @@ class SwimPanel : public Panel {
   bool showing_ring() const { return ring_view_ && ring_offered(); }
   void draw_traffic(float height);
   plot::HeatCell heat_cell(std::size_t observer, std::size_t observed) const;
+  // state()'s parts: how the live observers see everyone and the selected member, the matrix's
+  // picture, what the ring shows this frame and the clicked member's details.
+  nlohmann::json views_json() const;
+  nlohmann::json matrix_json() const;
+  nlohmann::json in_flight_json() const;
+  nlohmann::json ring_members_json() const;
+  nlohmann::json details_json() const;
 
   static constexpr int kRingMax = 32;
   static constexpr std::size_t kMaxFlights = 4096;
