@@ -55,6 +55,9 @@ ctest --test-dir "$build" --output-on-failure -j"$jobs" -R '^(unit|cli|layering)
 echo "[check] formatting" >&2
 "$here/scripts/format.sh" --check
 
+echo "[check] every public declaration of the installed headers documented" >&2
+python3 "$here/scripts/check_api_docs.py" --root "$here"
+
 echo "[check] JavaScript (ESLint)" >&2
 eslint="$here/tests/node_modules/.bin/eslint"
 [[ -x $eslint ]] || {

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include <vigil/swim/node.hpp>
+#include <vigil/swim.hpp>  // the whole engine: Node, Config, Outbox, Millis, Rng
 
 using namespace vigil;
 
