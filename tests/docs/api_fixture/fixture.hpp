@@ -46,7 +46,9 @@ class Box {
 };
 
 namespace detail {
-inline int not_checked() { return 0; }
+inline int not_checked() {
+  return 0;
+}
 }  // namespace detail
 
 // Adds a tally's counts into another.
