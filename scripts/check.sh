@@ -56,7 +56,7 @@ echo "[check] formatting" >&2
 "$here/scripts/format.sh" --check
 
 echo "[check] every public declaration of the installed headers documented" >&2
-python3 "$here/scripts/check_api_docs.py" --root "$here"
+python3 "$here/scripts/check_api_docs.py" --root "$here" --baseline "$here/scripts/api_docs_baseline.json"
 
 echo "[check] JavaScript (ESLint)" >&2
 eslint="$here/tests/node_modules/.bin/eslint"

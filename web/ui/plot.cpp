@@ -497,8 +497,10 @@ void vline(const char* label, double x, ImU32 color, float thickness) {
     // Label on the side with more room, so it stays clear of the legend in the top-right.
     const ImVec2 size = ImGui::CalcTextSize(label);
     const bool left = px > (g.area_min.x + g.area_max.x) * 0.5f;
-    const ImVec2 at =
-        place_line_label(ImVec2(left ? px - size.x - 4 : px + 4, g.area_min.y + 2), size, false);
+    // Kept inside the plot even when the line itself is at (or past) an edge of the range.
+    const float x = std::clamp(left ? px - size.x - 4 : px + 4, g.area_min.x + 2,
+                               std::max(g.area_min.x + 2, g.area_max.x - size.x - 2));
+    const ImVec2 at = place_line_label(ImVec2(x, g.area_min.y + 2), size, false);
     put_text(g.draw, at, color, label);
   }
 }
