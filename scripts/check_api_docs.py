@@ -21,7 +21,7 @@ import re
 import sys
 
 ACCESS = re.compile(r"^(public|private|protected)\s*:")
-TYPE_HEAD = re.compile(r"^(template\s*<.*>\s*)?(class|struct|union)\s+(\w+)[^;]*$")
+CLASS_HEAD = re.compile(r"^(template\s*<.*>\s*)?(class|struct|union)\b")
 ENUM_HEAD = re.compile(r"^enum\b")
 NAMESPACE = re.compile(r"^(inline\s+)?namespace\b\s*([\w:]*)")
 
@@ -35,6 +35,11 @@ def code_part(line):
     blank = strip_strings(line)
     at = blank.find("//")
     return (blank[:at] if at >= 0 else blank).strip(), at >= 0
+
+
+def class_scope(code):
+    """The scope a class head opens: a class starts private, a struct or union public."""
+    return Scope("class", CLASS_HEAD.match(code).group(2) != "class")
 
 
 class Scope:
@@ -96,9 +101,8 @@ def check(path):
                 elif pending is not None:
                     stack.append(pending)
                     pending = None
-                elif TYPE_HEAD.match(code) or re.match(r"^(class|struct|union)\b", code):
-                    kind_public = not re.match(r"^(template\s*<.*>\s*)?class\b", code)
-                    stack.append(Scope("class", kind_public))
+                elif CLASS_HEAD.match(code):
+                    stack.append(class_scope(code))
                 elif ENUM_HEAD.match(code):
                     stack.append(Scope("enum", True))
                 else:
@@ -113,8 +117,8 @@ def check(path):
         elif code:
             continuing = True
             # A class head split over lines opens its scope on a later line.
-            if re.match(r"^(template\s*<.*>\s*)?(class|struct|union)\s+\w+", code):
-                pending = Scope("class", not code.startswith(("class", "template")))
+            if CLASS_HEAD.match(code):
+                pending = class_scope(code)
             elif ENUM_HEAD.match(code):
                 pending = Scope("enum", True)
         if stack[-1].kind in ("body", "enum"):

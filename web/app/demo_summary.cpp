@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include <vigil/view/member_state.hpp>
+
 namespace vigil::web {
 
 namespace {
@@ -81,10 +83,11 @@ std::vector<std::string> swim_troubles(const json& s) {
     std::size_t dead = 0, suspect = 0, left = 0;
     for (std::size_t r = 0; r < views.size(); ++r) {
       if (r == c || !is_up(r) || !views[r].is_array() || c >= views[r].size()) continue;
-      const std::string state = views[r][c].is_string() ? views[r][c].get<std::string>() : "";
-      dead += state == "dead";
-      suspect += state == "suspect";
-      left += state == "left";
+      const auto state = view::member_state_from_string(
+          views[r][c].is_string() ? views[r][c].get<std::string>() : "");
+      dead += state == view::MemberState::dead;
+      suspect += state == view::MemberState::suspect;
+      left += state == view::MemberState::left;
     }
     const std::size_t others = observers - (is_up(c) ? 1 : 0);
     std::string line;
@@ -205,7 +208,7 @@ std::string live_summary(const json& s) {
     const json members = a.value("members", json::object());
     for (const auto& [name, state] : members.items()) {
       const std::string st = state.is_string() ? state.get<std::string>() : "";
-      if (st == "alive") {
+      if (view::member_state_from_string(st) == view::MemberState::alive) {
         ++alive;
       } else {
         ++others;
