@@ -48,6 +48,10 @@ const conflictsAt = async (agent, was) => (await metrics(agent)).vigil_name_conf
 await waitFor(async () => (await conflictsAt(dup, before.dup)) >= 1 && (await conflictsAt(peer, before.peer)) >= 1,
               5000, 'the holder and the peer to count the conflict');
 check(true, `the holder counted ${await conflictsAt(dup, before.dup)} conflict(s), the peer ${await conflictsAt(peer, before.peer)}`);
+// Their log lines come through pipes, possibly after the counters answered over HTTP.
+await waitFor(async () => dup.log.includes('conflicting address for dup') &&
+                          peer.log.includes('conflicting address for dup'), 5000,
+              'the holder and the peer to log the conflict').catch(() => {});
 check(new RegExp(`conflicting address for dup: held at 127\\.0\\.0\\.1:${dup.port} \\(alive\\), claimed from 127\\.0\\.0\\.1:${newcomer.port}`).test(dup.log),
       'the holder logged the conflict with both addresses');
 check(peer.log.includes('conflicting address for dup'), 'the peer logged it too');

@@ -95,7 +95,10 @@ const self = await waitFor(async () => {
   } catch { return false; }
 }, 10000, 'the agent to answer over HTTPS');
 check(self.name === 'secure', `GET https://127.0.0.1:${httpPort}/v1/self trusting the test certificate: name ${self.name}`);
-check(agent.log.includes(`live view https://127.0.0.1:${httpPort}/`), 'the printed live view URL is https://');
+// The banner reaches this process through a pipe, possibly after the first answer over HTTPS.
+const banner = `live view https://127.0.0.1:${httpPort}/`;
+await waitFor(async () => agent.log.includes(banner), 5000, 'the agent to print its live view URL').catch(() => {});
+check(agent.log.includes(banner), 'the printed live view URL is https://');
 
 // Offered h2 first, the server still picks HTTP/1.1: browsers then open the WebSocket with the
 // HTTP/1.1 upgrade the server answers.
